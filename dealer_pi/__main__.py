@@ -1,0 +1,3 @@
+from dealer_pi.cli import main
+
+raise SystemExit(main())

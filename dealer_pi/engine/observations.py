@@ -1,0 +1,289 @@
+"""The observation vocabulary: what every input source tells the table.
+
+The shoe, the camera, the GPIO buttons and the dealer's tablet all speak this
+one language, so the monitor never needs to know where a fact came from, only
+who said it (``source``) and when (``ts_ms``, milliseconds on the runtime's
+clock; the engine itself never reads a clock).
+
+JSON form (scenario files, the web API, the journal) uses the ``type`` names
+below; :func:`observation_from_dict` checks every field and names the bad one.
+
+>>> o = observation_from_dict({"type": "card_seen", "zone": "seat:3", "face_up": False, "card": None})
+>>> o.zone
+Zone('seat:3')
+>>> observation_to_dict(o)["type"]
+'card_seen'
+>>> observation_from_dict({"type": "action", "seat": 2, "action": "jump"}, where="observations[4]")
+Traceback (most recent call last):
+...
+dealer_pi.engine.errors.InputError: observations[4].action: must be one of fold, check, call, bet, raise, all-in, post
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Final, Mapping, Union
+
+from .cards import Card
+from .errors import InputError
+
+MAX_SEATS: Final = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A place on the felt: ``seat:N``, ``board``, ``burn``, ``muck`` or ``shoe``."""
+
+    kind: str
+    seat: int | None = None
+
+    KINDS = ("seat", "board", "burn", "muck", "shoe")
+
+    @staticmethod
+    def parse(text: object, where: str = "zone") -> "Zone":
+        if not isinstance(text, str):
+            raise InputError(where, "must be a string like 'seat:3' or 'board'")
+        if text.startswith("seat:"):
+            num = text[5:]
+            if not num.isdigit() or not 1 <= int(num) <= MAX_SEATS:
+                raise InputError(where, f"seat number must be 1..{MAX_SEATS}, got {num!r}")
+            return Zone("seat", int(num))
+        if text in ("board", "burn", "muck", "shoe"):
+            return Zone(text)
+        raise InputError(where, f"unknown zone {text!r}: use seat:N, board, burn, muck or shoe")
+
+    def __str__(self) -> str:
+        return f"seat:{self.seat}" if self.kind == "seat" else self.kind
+
+    def __repr__(self) -> str:
+        return f"Zone({str(self)!r})"
+
+
+class ActionKind(enum.Enum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    ALL_IN = "all-in"
+    POST = "post"
+
+
+class Declaration(enum.Enum):
+    MISDEAL = "misdeal"
+    NEW_HAND = "new hand"
+    SHUFFLE_DONE = "shuffle done"
+    UNDO = "undo"
+
+
+class Decision(enum.Enum):
+    CONFIRM = "confirm"
+    DISMISS = "dismiss"
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeDraw:
+    """A card left the shoe; ``card`` is None when the shoe cannot read it."""
+
+    card: Card | None = None
+    source: str = "shoe"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardSeen:
+    """A card appeared in a zone."""
+
+    zone: Zone
+    face_up: bool
+    card: Card | None = None
+    confidence: float = 1.0
+    source: str = "camera"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardLeft:
+    """A card left a zone (picked up, mucked, pulled back)."""
+
+    zone: Zone
+    card: Card | None = None
+    source: str = "camera"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAction:
+    """A betting action entered for a seat.
+
+    ``amount`` is the seat's total for the street after the action ("raise to",
+    as in PHH), required for bet and raise, optional for post.
+    """
+
+    seat: int
+    action: ActionKind
+    amount: int | None = None
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsPushed:
+    """Chips put forward with an optional verbal declaration (BET-VERBAL, BET-OVERSIZED-CHIP).
+
+    ``single_chip`` marks one oversized chip; the engine decides what it means.
+    """
+
+    seat: int
+    amount: int
+    single_chip: bool = False
+    declared: ActionKind | None = None
+    declared_amount: int | None = None
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealerDeclaration:
+    declare: Declaration
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AlertDecision:
+    """The dealer confirmed or dismissed an alert; the decision is itself an event."""
+
+    alert_id: str
+    decision: Decision
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+Observation = Union[ShoeDraw, CardSeen, CardLeft, PlayerAction, ChipsPushed, DealerDeclaration, AlertDecision]
+
+_TYPE_NAMES: Final[dict[type, str]] = {
+    ShoeDraw: "shoe_draw",
+    CardSeen: "card_seen",
+    CardLeft: "card_left",
+    PlayerAction: "action",
+    ChipsPushed: "chips",
+    DealerDeclaration: "dealer",
+    AlertDecision: "decision",
+}
+_FIELDS: Final[dict[str, set[str]]] = {
+    "shoe_draw": {"card"},
+    "card_seen": {"zone", "face_up", "card", "confidence"},
+    "card_left": {"zone", "card"},
+    "action": {"seat", "action", "amount"},
+    "chips": {"seat", "amount", "single_chip", "declared", "declared_amount"},
+    "dealer": {"declare"},
+    "decision": {"alert_id", "decision"},
+}
+_COMMON: Final = {"type", "source", "ts_ms"}
+
+
+def _enum(cls: type[enum.Enum], value: object, where: str) -> Any:
+    names = [m.value for m in cls]
+    if value not in names:
+        raise InputError(where, "must be one of " + ", ".join(names))
+    return cls(value)
+
+
+def _int(value: object, where: str, *, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(where, f"must be a whole number, got {value!r}")
+    if low is not None and value < low:
+        raise InputError(where, f"must be at least {low}, got {value}")
+    if high is not None and value > high:
+        raise InputError(where, f"must be at most {high}, got {value}")
+    return value
+
+
+def _opt_card(value: object, where: str) -> Card | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InputError(where, f"must be a card like 'Ah' or null, got {value!r}")
+    return Card.parse(value, where=where)
+
+
+def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -> Observation:
+    """Check and convert one JSON observation; errors name the field (``where.field``)."""
+    if not isinstance(data, Mapping):
+        raise InputError(where, "must be an object with a 'type' field")
+    kind = data.get("type")
+    if kind not in _FIELDS:
+        raise InputError(f"{where}.type", "must be one of " + ", ".join(_FIELDS))
+    unknown = set(data) - _FIELDS[kind] - _COMMON
+    if unknown:
+        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown field for a {kind} observation")
+    source = data.get("source", "dealer" if kind in ("action", "chips", "dealer", "decision") else "sensor")
+    if not isinstance(source, str) or not source:
+        raise InputError(f"{where}.source", "must be a non-empty string")
+    ts_ms = _int(data.get("ts_ms", 0), f"{where}.ts_ms", low=0)
+
+    def f(name: str) -> str:
+        return f"{where}.{name}"
+
+    def need(name: str) -> Any:
+        if name not in data:
+            raise InputError(f(name), "is required")
+        return data[name]
+
+    if kind == "shoe_draw":
+        return ShoeDraw(_opt_card(data.get("card"), f("card")), source, ts_ms)
+    if kind in ("card_seen", "card_left"):
+        zone = Zone.parse(need("zone"), f("zone"))
+        card = _opt_card(data.get("card"), f("card"))
+        if kind == "card_left":
+            return CardLeft(zone, card, source, ts_ms)
+        face_up = need("face_up")
+        if not isinstance(face_up, bool):
+            raise InputError(f("face_up"), "must be true or false")
+        conf = data.get("confidence", 1.0)
+        if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0.0 <= conf <= 1.0:
+            raise InputError(f("confidence"), f"must be a number from 0 to 1, got {conf!r}")
+        return CardSeen(zone, face_up, card, float(conf), source, ts_ms)
+    if kind == "action":
+        seat = _int(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+        action = _enum(ActionKind, need("action"), f("action"))
+        amount = data.get("amount")
+        if amount is not None:
+            amount = _int(amount, f("amount"), low=0)
+        elif action in (ActionKind.BET, ActionKind.RAISE):
+            raise InputError(f("amount"), f"is required for {action.value}")
+        return PlayerAction(seat, action, amount, source, ts_ms)
+    if kind == "chips":
+        seat = _int(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+        amount = _int(need("amount"), f("amount"), low=1)
+        single = data.get("single_chip", False)
+        if not isinstance(single, bool):
+            raise InputError(f("single_chip"), "must be true or false")
+        declared = data.get("declared")
+        if declared is not None:
+            declared = _enum(ActionKind, declared, f("declared"))
+        d_amount = data.get("declared_amount")
+        if d_amount is not None:
+            d_amount = _int(d_amount, f("declared_amount"), low=1)
+        return ChipsPushed(seat, amount, single, declared, d_amount, source, ts_ms)
+    if kind == "dealer":
+        return DealerDeclaration(_enum(Declaration, need("declare"), f("declare")), source, ts_ms)
+    alert_id = need("alert_id")
+    if not isinstance(alert_id, str) or not alert_id:
+        raise InputError(f("alert_id"), "must be a non-empty string")
+    return AlertDecision(alert_id, _enum(Decision, need("decision"), f("decision")), source, ts_ms)
+
+
+def observation_to_dict(obs: Observation) -> dict[str, Any]:
+    """The JSON form read back by :func:`observation_from_dict`."""
+    out: dict[str, Any] = {"type": _TYPE_NAMES[type(obs)]}
+    for name in obs.__dataclass_fields__:
+        value = getattr(obs, name)
+        if isinstance(value, (Card, Zone)):
+            value = str(value)
+        elif isinstance(value, enum.Enum):
+            value = value.value
+        out[name] = value
+    return out
