@@ -1,0 +1,389 @@
+"""The API contract, served at ``/api/openapi.json``.
+
+Kept as Python data next to the routes so that a route and its description
+change in the same commit; ``tests/api`` checks that every route of the app is
+described here and that every described path exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["kind", "message"],
+            "properties": {
+                "kind": {"type": "string", "enum": ["input", "rule", "auth", "forbidden", "busy", "not_found", "state"]},
+                "where": {"type": "string", "description": "the bad field, e.g. 'observation.amount' (kind=input)"},
+                "rule": {"type": "string", "description": "rule ID from RULES.md (kind=rule)"},
+                "message": {"type": "string"},
+            },
+        }
+    },
+}
+
+_OBSERVATION = {
+    "type": "object",
+    "description": (
+        "One observation of the vocabulary of dealer_pi.engine.observations (observation_from_dict). "
+        "type is one of shoe_draw, card_seen, card_left, action, chips, dealer, decision. Examples: "
+        '{"type":"action","seat":3,"action":"raise","amount":60}; {"type":"action","seat":3,"action":"fold"}; '
+        '{"type":"dealer","declare":"misdeal"|"new hand"|"shuffle done"|"undo"}; '
+        '{"type":"decision","alert_id":"a7","decision":"confirm"|"dismiss"}; '
+        '{"type":"chips","seat":4,"amount":100,"single_chip":true}. source defaults to "dealer"; '
+        "ts_ms is stamped by the server when absent."
+    ),
+    "required": ["type"],
+    "properties": {
+        "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "dealer", "decision"]},
+        "seat": {"type": "integer", "minimum": 1, "maximum": 10},
+        "action": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"]},
+        "amount": {"type": "integer", "minimum": 0, "description": "the seat's street total after the action (raise TO)"},
+        "declare": {"type": "string", "enum": ["misdeal", "new hand", "shuffle done", "undo"]},
+        "alert_id": {"type": "string"},
+        "decision": {"type": "string", "enum": ["confirm", "dismiss"]},
+        "zone": {"type": "string", "description": "seat:N, board, burn, muck or shoe"},
+        "face_up": {"type": "boolean"},
+        "card": {"type": ["string", "null"], "description": "Ah-style or null when unread"},
+        "confidence": {"type": "number"},
+        "single_chip": {"type": "boolean"},
+        "declared": {"type": "string"},
+        "declared_amount": {"type": "integer"},
+        "source": {"type": "string"},
+        "ts_ms": {"type": "integer"},
+    },
+}
+
+_EVENT = {
+    "type": "object",
+    "description": (
+        "One journaled engine event. id: the journal's event id (also the SSE id), strictly increasing, "
+        "never reused. ts_ms: server wall clock (ms since the epoch) when it was journaled. hand: the hand "
+        "number it belongs to (null between hands). event: the engine event's own JSON form (its 'type' "
+        "names it, e.g. CardDealt, ActionTaken, AlertRaised, PotAwarded); hole-card identities are "
+        "replaced by null for views that may not see them."
+    ),
+    "required": ["id", "ts_ms", "event"],
+    "properties": {
+        "id": {"type": "integer"},
+        "ts_ms": {"type": "integer"},
+        "hand": {"type": ["integer", "null"]},
+        "event": {"type": "object"},
+    },
+}
+
+_LEVEL = {
+    "type": "object",
+    "required": ["small_blind", "big_blind", "minutes"],
+    "properties": {
+        "small_blind": {"type": "integer", "minimum": 0},
+        "big_blind": {"type": "integer", "minimum": 1},
+        "ante": {"type": "integer", "minimum": 0, "default": 0},
+        "minutes": {"type": "number", "exclusiveMinimum": 0},
+        "break": {"type": "boolean", "default": False, "description": "a break: no play, blinds unchanged"},
+    },
+}
+
+_CLOCK = {
+    "type": "object",
+    "description": (
+        "The table clock (TABLE-LEVELS) and the shot clock (BET-CLOCK). A page counts down locally from "
+        "remaining_ms taken at server_time_ms; a new level applies from the next hand (pending is true "
+        "while the hand that was running when the level changed is still going)."
+    ),
+    "properties": {
+        "levels": {"type": "array", "items": _LEVEL},
+        "level": {"type": "integer", "description": "1-based number of the current level (0 when no schedule)"},
+        "running": {"type": "boolean"},
+        "remaining_ms": {"type": ["integer", "null"], "description": "time left in the current level"},
+        "server_time_ms": {"type": "integer"},
+        "current": {"oneOf": [_LEVEL, {"type": "null"}]},
+        "next": {"oneOf": [_LEVEL, {"type": "null"}]},
+        "pending": {"type": "boolean"},
+        "shot_clock": {
+            "type": ["object", "null"],
+            "properties": {
+                "seat": {"type": ["integer", "null"]},
+                "seconds": {"type": "integer"},
+                "ends_at_ms": {"type": "integer"},
+                "remaining_ms": {"type": "integer"},
+            },
+        },
+    },
+}
+
+_SEAT_SETUP = {
+    "oneOf": [
+        {"type": "integer", "minimum": 1, "description": "just a stack"},
+        {
+            "type": "object",
+            "required": ["stack"],
+            "properties": {"name": {"type": "string", "maxLength": 40}, "stack": {"type": "integer", "minimum": 1}},
+        },
+    ]
+}
+
+_SETUP = {
+    "type": "object",
+    "description": "The table between hands (same shape as a scenario file's header).",
+    "required": ["seats"],
+    "properties": {
+        "profile": {"type": "string", "description": "rule profile: standard, roberts, house-pig, online"},
+        "structure": {"type": "string", "enum": ["no-limit", "pot-limit", "limit"]},
+        "blinds": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+        "ante": {"type": "integer", "minimum": 0},
+        "button": {"type": "integer", "minimum": 1, "maximum": 10},
+        "seats": {"type": "object", "additionalProperties": _SEAT_SETUP, "description": 'keys "1".."10"'},
+    },
+}
+
+_DEVICES = {
+    "type": "object",
+    "description": "Device status; entries appear for the devices the runtime was started with.",
+    "properties": {
+        "shoe": {
+            "type": "object",
+            "properties": {
+                "kind": {"type": "string", "description": "none, gpio, serial, virtual"},
+                "connected": {"type": "boolean"},
+                "state": {"type": "string"},
+                "detail": {"type": "string"},
+            },
+        },
+        "camera": {
+            "type": "object",
+            "properties": {
+                "source": {"type": "string"},
+                "fps": {"type": "number"},
+                "calibration": {"type": "string", "description": "none, ok, moved, failed"},
+                "dropped": {"type": "integer"},
+            },
+        },
+        "buttons": {"type": "object"},
+        "light": {"type": "object"},
+        "queue": {
+            "type": "object",
+            "properties": {"depth": {"type": "integer"}, "capacity": {"type": "integer"}, "dropped_frames": {"type": "integer"}},
+        },
+    },
+}
+
+_SNAPSHOT = {
+    "type": "object",
+    "description": (
+        "The table as one role may see it. view: dealer (live, never hole cards during a hand), live "
+        "(producer, hole cards undelayed, each read audited), public (the state as it was delay_s seconds "
+        "ago, with the hole cards of that moment). table is TableSession.snapshot() of the engine with "
+        "the hole-card keys taken out; hole_cards carries them where the view allows (seat -> two cards "
+        "or nulls for unread ones), null otherwise. Undealt cards appear in no view."
+    ),
+    "required": ["view", "last_event_id", "as_of_ms", "table", "hole_cards", "clock", "devices"],
+    "properties": {
+        "view": {"type": "string", "enum": ["dealer", "live", "public"]},
+        "last_event_id": {"type": "integer", "description": "id of the last event included (0 = none)"},
+        "as_of_ms": {"type": "integer", "description": "wall-clock time the state describes"},
+        "delay_s": {"type": "integer"},
+        "table": {"type": "object"},
+        "hole_cards": {"type": ["object", "null"]},
+        "clock": _CLOCK,
+        "devices": _DEVICES,
+        "notices": {
+            "type": "array",
+            "description": "recent rejected inputs from devices (not journaled), newest last",
+            "items": {"type": "object", "properties": {"ts_ms": {"type": "integer"}, "source": {"type": "string"}, "message": {"type": "string"}, "rule": {"type": ["string", "null"]}}},
+        },
+        "setup": _SETUP,
+    },
+}
+
+_VIEW_PARAM = {
+    "name": "view",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "enum": ["public"]},
+    "description": "view=public asks for the delayed public view whatever the token",
+}
+
+_TOKEN_PARAM = {
+    "name": "token",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "the bearer token, for clients that cannot set headers (EventSource, OBS browser source)",
+}
+
+
+def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_ERRORS = {
+    "400": _json(_ERROR, "bad body; error.where names the field"),
+    "401": _json(_ERROR, "no token where one is needed, or an unknown token"),
+    "403": _json(_ERROR, "the token's role may not do this"),
+}
+
+SPEC: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "dealer-pi",
+        "version": "1",
+        "description": (
+            "Live table API. Authentication: 'Authorization: Bearer TOKEN' or '?token=TOKEN'. Roles: "
+            "dealer (web.dealer_token: tablet, may post), producer (web.producer_token: live overlay with "
+            "hole cards, every read audited), public (no token: delayed overlay only). An unknown token "
+            "gets 401 even where no token is needed. Errors are JSON: {\"error\": {kind, message, where?, rule?}}. "
+            "Pages (HTML, rendered from web/templates): /dealer (dealer.html), /setup (setup.html), "
+            "/overlay (overlay.html, live=false), /overlay/live (overlay.html, live=true), /clock (clock.html); "
+            "static files under /static/ from web/static/. Each template gets: page, table_name, "
+            "stream_delay_s, live, api (the API prefix '/api')."
+        ),
+    },
+    "paths": {
+        "/api/whoami": {
+            "get": {
+                "summary": "The caller's role",
+                "parameters": [_TOKEN_PARAM],
+                "responses": {
+                    "200": _json({"type": "object", "properties": {"role": {"type": "string", "enum": ["dealer", "producer", "public"]}, "stream_delay_s": {"type": "integer"}, "table_name": {"type": "string"}}}),
+                    "401": _ERRORS["401"],
+                },
+            }
+        },
+        "/api/state": {
+            "get": {
+                "summary": "Snapshot of the table filtered by role (dealer -> view dealer, producer -> live, none -> public)",
+                "parameters": [_TOKEN_PARAM, _VIEW_PARAM],
+                "responses": {"200": _json(_SNAPSHOT), "401": _ERRORS["401"]},
+            }
+        },
+        "/api/events": {
+            "get": {
+                "summary": "Server-sent events for the caller's view",
+                "description": (
+                    "text/event-stream. On connect the server sends the events after Last-Event-ID (header, "
+                    "or ?last_event_id=N) from the journal, then 'event: state' with the current Snapshot, then "
+                    "live messages: 'event: table' (id = event id, data = Event) for each event, and after each "
+                    "batch 'event: state' (id = last event id, data = Snapshot). 'event: notice' (no id) reports "
+                    "rejected device input; ': ping' comments keep the connection open. The public view "
+                    "receives each message only once the stream delay has passed."
+                ),
+                "parameters": [
+                    _TOKEN_PARAM,
+                    _VIEW_PARAM,
+                    {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "integer"}},
+                    {"name": "last_event_id", "in": "query", "required": False, "schema": {"type": "integer"}},
+                ],
+                "responses": {
+                    "200": {"description": "the stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                    "400": _ERRORS["400"],
+                    "401": _ERRORS["401"],
+                },
+            }
+        },
+        "/api/observations": {
+            "post": {
+                "summary": "Enter one observation (dealer): an action, a declaration, an alert decision...",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": _OBSERVATION}}},
+                "responses": {
+                    "200": _json({"type": "object", "properties": {"accepted": {"type": "boolean"}, "events": {"type": "array", "items": _EVENT}, "last_event_id": {"type": "integer"}}}, "accepted and journaled; the events it caused (dealer view)"),
+                    **_ERRORS,
+                    "409": _json(_ERROR, "well-formed but refused by the rules; error.rule names the rule; nothing changed"),
+                    "503": _json(_ERROR, "the engine queue stayed full; nothing was recorded, try again"),
+                },
+            }
+        },
+        "/api/setup": {
+            "get": {
+                "summary": "The current setup (dealer or producer)",
+                "parameters": [_TOKEN_PARAM],
+                "responses": {"200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}), "401": _ERRORS["401"], "403": _ERRORS["403"]},
+            },
+            "post": {
+                "summary": "Replace the setup between hands (dealer); 409 while a hand is running (BET-TABLE-STAKES)",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": _SETUP}}},
+                "responses": {
+                    "200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}),
+                    **_ERRORS,
+                    "409": _json(_ERROR, "a hand is running"),
+                    "503": _json(_ERROR, "the engine queue stayed full"),
+                },
+            },
+        },
+        "/api/clock": {
+            "get": {
+                "summary": "The table clock and shot clock (anyone)",
+                "parameters": [_TOKEN_PARAM],
+                "responses": {"200": _json(_CLOCK), "401": _ERRORS["401"]},
+            },
+            "post": {
+                "summary": "Drive the clock (dealer)",
+                "description": (
+                    'Body {"action": A, ...}: set_levels {levels: [Level...]} (restarts at level 1, paused); '
+                    "start; pause; resume; next; previous; set_level {level: N (1-based)}; "
+                    "shot_clock {seat?: N, seconds?: S (default 30)} (BET-CLOCK); shot_clock_stop."
+                ),
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["action"],
+                                "properties": {
+                                    "action": {"type": "string", "enum": ["set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop"]},
+                                    "levels": {"type": "array", "items": _LEVEL},
+                                    "level": {"type": "integer", "minimum": 1},
+                                    "seat": {"type": "integer", "minimum": 1, "maximum": 10},
+                                    "seconds": {"type": "integer", "minimum": 1, "maximum": 600},
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {"200": _json(_CLOCK), **_ERRORS, "503": _json(_ERROR, "the engine queue stayed full")},
+            },
+        },
+        "/api/hands": {
+            "get": {
+                "summary": "Finished hands (dealer or producer)",
+                "parameters": [_TOKEN_PARAM],
+                "responses": {
+                    "200": _json({"type": "object", "properties": {"hands": {"type": "array", "items": {"type": "object", "properties": {"hand": {"type": "integer"}, "started_ms": {"type": "integer"}, "ended_ms": {"type": "integer"}, "events": {"type": "integer"}}}}}}),
+                    "401": _ERRORS["401"],
+                    "403": _ERRORS["403"],
+                },
+            }
+        },
+        "/api/hands/{hand}": {
+            "get": {
+                "summary": "The full event log of one finished hand (producer; audited)",
+                "parameters": [_TOKEN_PARAM, {"name": "hand", "in": "path", "required": True, "schema": {"type": "integer"}}],
+                "responses": {
+                    "200": _json({"type": "object", "properties": {"hand": {"type": "integer"}, "events": {"type": "array", "items": _EVENT}}}),
+                    "401": _ERRORS["401"],
+                    "403": _ERRORS["403"],
+                    "404": _json(_ERROR, "no finished hand with that number"),
+                },
+            }
+        },
+        "/api/openapi.json": {"get": {"summary": "This document", "responses": {"200": _json({"type": "object"})}}},
+        "/healthz": {"get": {"summary": "Liveness", "responses": {"200": _json({"type": "object", "properties": {"ok": {"type": "boolean"}}})}}},
+    },
+    "components": {
+        "schemas": {
+            "Error": _ERROR,
+            "Observation": _OBSERVATION,
+            "Event": _EVENT,
+            "Snapshot": _SNAPSHOT,
+            "Setup": _SETUP,
+            "Clock": _CLOCK,
+            "Level": _LEVEL,
+            "Devices": _DEVICES,
+        }
+    },
+}
