@@ -116,28 +116,22 @@ _CLOCK = {
     },
 }
 
-_SEAT_SETUP = {
-    "oneOf": [
-        {"type": "integer", "minimum": 1, "description": "just a stack"},
-        {
-            "type": "object",
-            "required": ["stack"],
-            "properties": {"name": {"type": "string", "maxLength": 40}, "stack": {"type": "integer", "minimum": 1}},
-        },
-    ]
-}
-
 _SETUP = {
     "type": "object",
-    "description": "The table between hands (same shape as a scenario file's header).",
-    "required": ["seats"],
+    "description": (
+        "The table setup: TableSetup's JSON form (dealer_pi.engine.table_session), the same as a scenario "
+        "file's header. Posting one starts a new session whose first hand is dealt in at once."
+    ),
+    "required": ["seats", "blinds", "button"],
     "properties": {
         "profile": {"type": "string", "description": "rule profile: standard, roberts, house-pig, online"},
+        "overrides": {"type": "object", "description": "single profile options"},
         "structure": {"type": "string", "enum": ["no-limit", "pot-limit", "limit"]},
         "blinds": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
         "ante": {"type": "integer", "minimum": 0},
         "button": {"type": "integer", "minimum": 1, "maximum": 10},
-        "seats": {"type": "object", "additionalProperties": _SEAT_SETUP, "description": 'keys "1".."10"'},
+        "seats": {"type": "object", "additionalProperties": {"type": "integer"}, "description": 'seat "1".."10" -> stack'},
+        "names": {"type": "object", "additionalProperties": {"type": "string"}, "description": 'seat -> player name'},
     },
 }
 
@@ -178,8 +172,9 @@ _SNAPSHOT = {
         "The table as one role may see it. view: dealer (live, never hole cards during a hand), live "
         "(producer, hole cards undelayed, each read audited), public (the state as it was delay_s seconds "
         "ago, with the hole cards of that moment). table is TableSession.snapshot() of the engine with "
-        "the hole-card keys taken out; hole_cards carries them where the view allows (seat -> two cards "
-        "or nulls for unread ones), null otherwise. Undealt cards appear in no view."
+        "the secrets taken out (snapshot(secrets=False): keys table, hand, pots, alerts, procedure, "
+        "observations); hole_cards carries the hole cards where the view allows (seat -> two cards, null "
+        "for an unread one), null otherwise. Burned and undealt cards appear in no view."
     ),
     "required": ["view", "last_event_id", "as_of_ms", "table", "hole_cards", "clock", "devices"],
     "properties": {
@@ -197,6 +192,7 @@ _SNAPSHOT = {
             "items": {"type": "object", "properties": {"ts_ms": {"type": "integer"}, "source": {"type": "string"}, "message": {"type": "string"}, "rule": {"type": ["string", "null"]}}},
         },
         "setup": _SETUP,
+        "seq": {"type": "integer", "description": "number of the last journal entry applied"},
     },
 }
 
@@ -304,7 +300,7 @@ SPEC: dict[str, Any] = {
                 "responses": {"200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}), "401": _ERRORS["401"], "403": _ERRORS["403"]},
             },
             "post": {
-                "summary": "Replace the setup between hands (dealer); 409 while a hand is running (BET-TABLE-STAKES)",
+                "summary": "Replace the setup between hands (dealer); 409 while a hand is running (BET-TABLE-STAKES, TABLE-REBUY)",
                 "requestBody": {"required": True, "content": {"application/json": {"schema": _SETUP}}},
                 "responses": {
                     "200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}),

@@ -1,0 +1,163 @@
+"""The table clock (TABLE-LEVELS) and the shot clock (BET-CLOCK).
+
+The clock is driven by journaled commands with their wall-clock time, so after
+a restart it is rebuilt exactly: levels, running or paused, time left. It never
+reads a clock itself; every method takes ``now_ms``.
+
+>>> c = TableClock()
+>>> c.apply({"action": "set_levels", "levels": [{"small_blind": 5, "big_blind": 10, "minutes": 1},
+...                                              {"small_blind": 10, "big_blind": 20, "minutes": 1}]}, 0)
+>>> c.apply({"action": "start"}, 0)
+>>> c.view(30_000)["remaining_ms"], c.view(30_000)["level"]
+(30000, 1)
+>>> c.view(61_000)["level"], c.view(61_000)["remaining_ms"]
+(2, 59000)
+>>> c.apply({"action": "pause"}, 61_000); c.view(500_000)["remaining_ms"]
+59000
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from dealer_pi.engine.errors import InputError
+
+ACTIONS = ("set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop")
+DEFAULT_SHOT_S = 30  # 002 §13: 30 seconds once the clock is called
+
+
+def _whole(value: object, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(where, f"must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise InputError(where, f"must be from {low} to {high}, got {value}")
+    return value
+
+
+def check_level(data: object, where: str) -> dict[str, Any]:
+    """One level of a schedule, checked; errors name the field."""
+    if not isinstance(data, Mapping):
+        raise InputError(where, "must be an object with small_blind, big_blind and minutes")
+    unknown = set(data) - {"small_blind", "big_blind", "ante", "minutes", "break"}
+    if unknown:
+        raise InputError(f"{where}.{sorted(unknown)[0]}", "unknown field (known: small_blind, big_blind, ante, minutes, break)")
+    for key in ("small_blind", "big_blind", "minutes"):
+        if key not in data:
+            raise InputError(f"{where}.{key}", "is required")
+    sb = _whole(data["small_blind"], f"{where}.small_blind", 0, 10**9)
+    bb = _whole(data["big_blind"], f"{where}.big_blind", 1, 10**9)
+    if sb > bb:
+        raise InputError(f"{where}.small_blind", f"must not be above the big blind ({bb})")
+    ante = _whole(data.get("ante", 0), f"{where}.ante", 0, 10**9)
+    minutes = data["minutes"]
+    if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 < minutes <= 24 * 60:
+        raise InputError(f"{where}.minutes", f"must be a number of minutes above 0 and at most 1440, got {minutes!r}")
+    brk = data.get("break", False)
+    if not isinstance(brk, bool):
+        raise InputError(f"{where}.break", "must be true or false")
+    return {"small_blind": sb, "big_blind": bb, "ante": ante, "minutes": minutes, "break": brk}
+
+
+def check_command(data: object, where: str = "body") -> dict[str, Any]:
+    """A clock command from the API, checked and normalised (what gets journaled)."""
+    if not isinstance(data, Mapping):
+        raise InputError(where, "must be an object with an 'action' field")
+    action = data.get("action")
+    if action not in ACTIONS:
+        raise InputError(f"{where}.action", "must be one of " + ", ".join(ACTIONS))
+    allowed = {"action"} | {
+        "set_levels": {"levels"},
+        "set_level": {"level"},
+        "shot_clock": {"seat", "seconds"},
+    }.get(action, set())
+    unknown = set(data) - allowed
+    if unknown:
+        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown field for {action}")
+    out: dict[str, Any] = {"action": action}
+    if action == "set_levels":
+        levels = data.get("levels")
+        if not isinstance(levels, list) or not levels:
+            raise InputError(f"{where}.levels", "must be a non-empty list of levels")
+        if len(levels) > 200:
+            raise InputError(f"{where}.levels", "at most 200 levels")
+        out["levels"] = [check_level(lv, f"{where}.levels[{i}]") for i, lv in enumerate(levels)]
+    elif action == "set_level":
+        if "level" not in data:
+            raise InputError(f"{where}.level", "is required")
+        out["level"] = _whole(data["level"], f"{where}.level", 1, 200)
+    elif action == "shot_clock":
+        if data.get("seat") is not None:
+            out["seat"] = _whole(data["seat"], f"{where}.seat", 1, 10)
+        out["seconds"] = _whole(data.get("seconds", DEFAULT_SHOT_S), f"{where}.seconds", 1, 600)
+    return out
+
+
+@dataclass
+class TableClock:
+    levels: list[dict[str, Any]] = field(default_factory=list)
+    index: int = 0
+    running: bool = False
+    # Time spent in the current level before ``since_ms`` (when running).
+    spent_ms: int = 0
+    since_ms: int = 0
+    shot: dict[str, Any] | None = None
+
+    def _length(self, i: int) -> int:
+        return int(self.levels[i]["minutes"] * 60_000)
+
+    def _advance(self, now_ms: int) -> None:
+        """Roll over finished levels up to ``now_ms`` (levels follow one another without a gap)."""
+        if not self.running or not self.levels:
+            return
+        spent = self.spent_ms + (now_ms - self.since_ms)
+        while spent >= self._length(self.index) and self.index < len(self.levels) - 1:
+            spent -= self._length(self.index)
+            self.index += 1
+        self.spent_ms, self.since_ms = spent, now_ms
+
+    def apply(self, cmd: Mapping[str, Any], now_ms: int) -> None:
+        """Apply a checked command (see :func:`check_command`) at ``now_ms``."""
+        self._advance(now_ms)
+        action = cmd["action"]
+        if action == "set_levels":
+            self.levels = [dict(lv) for lv in cmd["levels"]]
+            self.index, self.running, self.spent_ms, self.since_ms = 0, False, 0, now_ms
+        elif action in ("start", "resume"):
+            if self.levels and not self.running:
+                self.running, self.since_ms = True, now_ms
+        elif action == "pause":
+            self.running = False
+        elif action in ("next", "previous", "set_level") and self.levels:
+            target = {"next": self.index + 1, "previous": self.index - 1}.get(action, cmd.get("level", 1) - 1)
+            self.index = max(0, min(len(self.levels) - 1, target))
+            self.spent_ms, self.since_ms = 0, now_ms
+        elif action == "shot_clock":
+            self.shot = {"seat": cmd.get("seat"), "seconds": cmd["seconds"], "ends_at_ms": now_ms + cmd["seconds"] * 1000}
+        elif action == "shot_clock_stop":
+            self.shot = None
+
+    def current_level(self, now_ms: int) -> dict[str, Any] | None:
+        self._advance(now_ms)
+        return dict(self.levels[self.index]) if self.levels else None
+
+    def view(self, now_ms: int) -> dict[str, Any]:
+        self._advance(now_ms)
+        has = bool(self.levels)
+        remaining = None
+        if has:
+            spent = self.spent_ms + ((now_ms - self.since_ms) if self.running else 0)
+            remaining = max(0, self._length(self.index) - spent)
+        shot = None
+        if self.shot is not None:
+            shot = dict(self.shot, remaining_ms=max(0, self.shot["ends_at_ms"] - now_ms))
+        return {
+            "levels": [dict(lv) for lv in self.levels],
+            "level": self.index + 1 if has else 0,
+            "running": self.running,
+            "remaining_ms": remaining,
+            "server_time_ms": now_ms,
+            "current": dict(self.levels[self.index]) if has else None,
+            "next": dict(self.levels[self.index + 1]) if has and self.index + 1 < len(self.levels) else None,
+            "shot_clock": shot,
+        }

@@ -1,0 +1,326 @@
+"""The live runtime: one engine thread owns the table; everything else only queues work for it.
+
+Inputs and their queue policy:
+
+* web requests (:meth:`Runtime.submit`): wait for room up to a timeout, then
+  fail with :class:`Busy` (HTTP 503); the caller gets the result or the
+  rule that refused it.
+* devices (:meth:`Runtime.put`: shoe, buttons): block until there is room,
+  never dropped; a refusal becomes a notice on the dashboard.
+* camera (:meth:`Runtime.offer`): dropped when the queue is half full, so a
+  busy camera can never crowd out the shoe or the dealer.
+
+For each accepted input the engine thread appends the input and its events to
+the journal (one durable transaction) and only then answers the caller and
+publishes. A refused input is never journaled. At start the journal is
+replayed, so after a crash the table is exactly where it was.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Deque, Mapping
+
+from dealer_pi.engine.errors import InputError, RuleViolation
+from dealer_pi.engine.observations import Observation, observation_from_dict, observation_to_dict
+
+from .clock import TableClock
+from .devices import DeviceBoard
+from .journal import Journal, JournalError
+from .publisher import Batch, Publisher
+from .table import Table
+from .views import redact_event
+
+log = logging.getLogger("dealer_pi.runtime")
+
+QUEUE_SIZE = 256
+
+
+class Busy(RuntimeError):
+    """The engine queue stayed full: nothing was recorded."""
+
+
+@dataclass
+class _Work:
+    kind: str  # observation | setup | clock | refresh | stop
+    payload: Any
+    origin: str  # web | device | camera
+    done: threading.Event | None = None
+    result: Any = None
+    error: BaseException | None = None
+
+
+def wall_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass
+class Runtime:
+    journal_path: str | Path
+    default_setup: Mapping[str, Any]
+    stream_delay_s: float = 300
+    queue_size: int = QUEUE_SIZE
+    now_ms: Callable[[], int] = wall_ms
+    devices: DeviceBoard = field(default_factory=DeviceBoard)
+    on_alert: Callable[[dict[str, Any]], None] | None = None  # the alert light/buzzer
+
+    def __post_init__(self) -> None:
+        self.queue: queue.Queue[_Work] = queue.Queue(maxsize=self.queue_size)
+        self.journal = Journal(self.journal_path)
+        self.clock = TableClock()
+        self.publisher = Publisher(self.stream_delay_s, self._render, self.now_ms)
+        self.notices: Deque[dict[str, Any]] = collections.deque(maxlen=20)
+        self.dropped_camera = 0
+        self.replay_mismatches = 0
+        self._thread = threading.Thread(target=self._loop, name="engine", daemon=True)
+        self._table: Table | None = None
+        self._last: Batch | None = None
+        self._running = False
+        self.devices.on_change = self._devices_changed
+
+    # ------------------------------------------------------------------ life cycle
+
+    def start(self) -> "Runtime":
+        self._replay()
+        self.publisher.start()
+        self._running = True
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._running:
+            self._running = False
+            self.queue.put(_Work("stop", None, "runtime"))
+            self._thread.join(timeout=10)
+        self.publisher.stop()
+        self.journal.close()
+
+    # ------------------------------------------------------------------ inputs
+
+    def submit(self, kind: str, payload: Any, timeout: float = 5.0) -> Any:
+        """Queue web work and wait for its result; raises the refusal (InputError, RuleViolation)."""
+        work = _Work(kind, payload, "web", threading.Event())
+        try:
+            self.queue.put(work, timeout=timeout)
+        except queue.Full:
+            raise Busy(f"the engine queue stayed full for {timeout:g} s; nothing was recorded") from None
+        assert work.done is not None
+        work.done.wait()
+        if work.error is not None:
+            raise work.error
+        return work.result
+
+    def put(self, obs: Observation) -> None:
+        """A device observation (shoe, buttons): waits for room, never dropped."""
+        self.queue.put(_Work("observation", obs, "device"))
+
+    def offer(self, obs: Observation) -> bool:
+        """A camera observation: dropped (False) when the queue is half full."""
+        if self.queue.qsize() >= self.queue_size // 2:
+            self.dropped_camera += 1
+            return False
+        try:
+            self.queue.put_nowait(_Work("observation", obs, "camera"))
+        except queue.Full:
+            self.dropped_camera += 1
+            return False
+        return True
+
+    # ------------------------------------------------------------------ reading
+
+    def state(self, view: str) -> dict[str, Any]:
+        batch = self.publisher.public_batch if view == "public" else self._last
+        return self._state(view, batch)
+
+    def clock_view(self) -> dict[str, Any]:
+        return self.clock.view(self.now_ms())
+
+    @property
+    def table(self) -> Table:
+        assert self._table is not None
+        return self._table
+
+    # ------------------------------------------------------------------ views
+
+    def _state(self, view: str, batch: Batch | None) -> dict[str, Any]:
+        now = self.now_ms()
+        devices = self.devices.view()
+        devices["queue"] = {"depth": self.queue.qsize(), "capacity": self.queue_size, "dropped_frames": self.dropped_camera}
+        if batch is None:  # the public view before anything is older than the delay
+            return {
+                "view": view, "last_event_id": 0, "as_of_ms": now - int(self.stream_delay_s * 1000), "seq": 0,
+                "delay_s": int(self.stream_delay_s), "table": None, "hole_cards": None,
+                "clock": self.clock.view(now), "devices": devices, "notices": [], "setup": None,
+            }
+        return {
+            "view": view,
+            "last_event_id": batch.last_event_id,
+            "as_of_ms": batch.ts_ms,
+            "seq": batch.seq,
+            "delay_s": int(self.stream_delay_s) if view == "public" else 0,
+            "table": batch.table,
+            "hole_cards": None if view == "dealer" else batch.hole_cards,
+            "clock": self.clock.view(now),
+            "devices": devices,
+            "notices": [] if view == "public" else list(self.notices),
+            "setup": batch.setup,
+        }
+
+    def _render(self, view: str, batch: Batch) -> list[tuple[str, int | None, dict[str, Any]]]:
+        items: list[tuple[str, int | None, dict[str, Any]]] = [
+            ("table", ev["id"], dict(ev, event=redact_event(ev["event"], view))) for ev in batch.events
+        ]
+        items.append(("state", batch.last_event_id or None, self._state(view, batch)))
+        return items
+
+    def _devices_changed(self) -> None:
+        if self._running:
+            try:
+                self.queue.put_nowait(_Work("refresh", None, "runtime"))
+            except queue.Full:
+                pass  # the next batch carries the device state anyway
+
+    # ------------------------------------------------------------------ the engine thread
+
+    def _loop(self) -> None:
+        while True:
+            work = self.queue.get()
+            if work.kind == "stop":
+                return
+            try:
+                work.result = self._apply(work)
+            except (InputError, RuleViolation) as exc:
+                work.error = exc
+                if work.origin != "web":
+                    self._notice(work, exc)
+            except JournalError as exc:
+                log.error("%s; rebuilding the table from the journal", exc)
+                work.error = exc
+                self._replay()
+            except Exception as exc:  # a bug must not kill the table: report it, keep serving
+                log.exception("engine thread: %s failed", work.kind)
+                work.error = exc
+            if work.done is not None:
+                work.done.set()
+
+    def _notice(self, work: _Work, exc: Exception) -> None:
+        source = getattr(work.payload, "source", work.origin)
+        notice = {"ts_ms": self.now_ms(), "source": source, "message": str(exc), "rule": getattr(exc, "rule", None)}
+        self.notices.append(notice)
+        self.publisher.notice(notice)
+
+    def _apply(self, work: _Work) -> Any:
+        now = self.now_ms()
+        if work.kind == "observation":
+            obs: Observation = work.payload
+            if obs.ts_ms == 0:
+                obs = dataclasses.replace(obs, ts_ms=now)
+            tagged = self.table.feed(obs)
+            return self._commit("observation", observation_to_dict(obs), now, tagged, self.table.finished)
+        if work.kind == "setup":
+            if self.table.running:
+                raise RuleViolation(
+                    "BET-TABLE-STAKES", "the setup changes only between hands: finish or void the running hand first"
+                )
+            table = Table(work.payload, hand_base=self.table.hand or 0)
+            body = {"setup": table.setup_dict(), "hand_base": table.hand_base}
+            self._table = table
+            return self._commit("setup", body, now, table.initial_events, None)
+        if work.kind == "clock":
+            self.clock.apply(work.payload, now)
+            self._commit("clock", work.payload, now, [], None)
+            return self.clock.view(now)
+        if work.kind == "refresh":
+            self.publisher.refresh(live=self._last)
+            return None
+        raise ValueError(f"unknown work {work.kind!r}")
+
+    def _commit(
+        self, kind: str, body: dict[str, Any], now: int, tagged: list[tuple[dict[str, Any], int | None]], finished: int | None
+    ) -> dict[str, Any]:
+        seq, ids = self.journal.append(kind, body, now, tagged, finished_hand=finished)
+        events = [{"id": i, "ts_ms": now, "hand": hand, "event": ev} for i, (ev, hand) in zip(ids, tagged)]
+        last_id = ids[-1] if ids else (self._last.last_event_id if self._last else 0)
+        batch = self._batch(now, seq, last_id, events)
+        self._last = batch
+        self.publisher.publish(batch)
+        if self.on_alert is not None:
+            for ev in events:
+                if ev["event"].get("type") in ("alert_raised", "alert_confirmed", "alert_dismissed"):
+                    self.on_alert(ev["event"])
+        return {"seq": seq, "events": events, "last_event_id": last_id}
+
+    def _batch(self, ts_ms: int, seq: int, last_id: int, events: list[dict[str, Any]]) -> Batch:
+        t = self.table
+        return Batch(ts_ms, seq, last_id, events, t.snapshot(), t.hole_cards(), t.setup_dict())
+
+    # ------------------------------------------------------------------ replay
+
+    def _replay(self) -> None:
+        """Rebuild table, clock and the public delay line from the journal."""
+        j = self.journal
+        self.clock = TableClock()
+        for entry in j.clock_entries():
+            self.clock.apply(entry.body, entry.ts_ms)
+        entries = j.entries_since_last_setup()
+        now = self.now_ms()
+        if not entries or entries[0].kind != "setup":
+            table = Table(self.default_setup, hand_base=j.last_hand())
+            self._table = table
+            body = {"setup": table.setup_dict(), "hand_base": table.hand_base}
+            self._commit_quiet("setup", body, now, table.initial_events)
+            entries = []
+        stored = j.events_for_entries(entries[0].seq) if entries else {}
+        horizon = now - int(self.stream_delay_s * 1000)
+        # States are rebuilt from the last entry already older than the delay on: that one is what
+        # the public sees now, the later ones are held back until their time comes.
+        first_kept = max([i for i, e in enumerate(entries) if e.ts_ms <= horizon] or [0])
+        public: Batch | None = None
+        held: list[Batch] = []
+        last_id = j.last_event_id(before_seq=entries[0].seq) if entries else 0
+        for i, entry in enumerate(entries):
+            if entry.kind == "setup":
+                self._table = Table(entry.body["setup"], hand_base=entry.body.get("hand_base", 0))
+                tagged = self._table.initial_events
+            elif entry.kind == "observation":
+                try:
+                    tagged = self.table.feed(observation_from_dict(entry.body, f"journal[{entry.seq}]"))
+                except (InputError, RuleViolation) as exc:
+                    self.replay_mismatches += 1
+                    log.error("journal entry %d refused on replay: %s", entry.seq, exc)
+                    continue
+            else:
+                tagged = []
+            got = stored.get(entry.seq, [])
+            if [ev for ev, _ in tagged] != [ev.body for ev in got]:
+                self.replay_mismatches += 1
+                log.error("journal entry %d: replay gave other events than were journaled", entry.seq)
+            if got:
+                last_id = got[-1].id
+            if i >= first_kept:
+                batch = self._batch(entry.ts_ms, entry.seq, last_id, [ev.to_dict() for ev in got])
+                if entry.ts_ms <= horizon:
+                    public = batch
+                else:
+                    held.append(batch)
+                self._last = batch
+        if self._last is None:
+            self._last = self._batch(now, j.last_seq(), j.last_event_id(), [])
+        self.publisher.prime_public(public)
+        for batch in held:
+            self.publisher.hold(batch)
+        for view in ("dealer", "live"):
+            self.publisher.channels[view].publish([("state", self._last.last_event_id or None, self._state(view, self._last))])
+
+    def _commit_quiet(self, kind: str, body: dict[str, Any], now: int, tagged: list[tuple[dict[str, Any], int | None]]) -> None:
+        seq, ids = self.journal.append(kind, body, now, tagged)
+        events = [{"id": i, "ts_ms": now, "hand": hand, "event": ev} for i, (ev, hand) in zip(ids, tagged)]
+        self._last = self._batch(now, seq, ids[-1] if ids else self.journal.last_event_id(), events)
+        self.publisher.hold(self._last)

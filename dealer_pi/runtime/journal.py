@@ -1,0 +1,250 @@
+"""The journal: every accepted input and the events it caused, on disk before anyone hears of it.
+
+One SQLite file in WAL mode with ``synchronous=FULL``: a commit returns only
+once the data would survive a power cut. An *entry* is one accepted input
+(``setup``, ``observation`` or ``clock``); its events are written in the same
+transaction, so a crash leaves either both or neither. A restart replays the
+entries since the last ``setup`` and gets the table back exactly where it was.
+
+Finished hands are indexed in ``hands`` so that their full event log can be
+exported.
+
+>>> import tempfile, os
+>>> d = tempfile.mkdtemp()
+>>> j = Journal(os.path.join(d, "t.sqlite3"))
+>>> seq, ids = j.append("observation", {"type": "dealer", "declare": "new hand"}, 1000, [({"type": "HandStarted"}, 1)])
+>>> (seq, ids)
+(1, [1])
+>>> [e.kind for e in j.entries_since_last_setup()]
+['observation']
+>>> j.close()
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+ENTRY_KINDS = ("setup", "observation", "clock")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    seq INTEGER PRIMARY KEY,
+    ts_ms INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    entry_seq INTEGER NOT NULL REFERENCES entries(seq),
+    ts_ms INTEGER NOT NULL,
+    hand INTEGER,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_hand ON events(hand);
+CREATE TABLE IF NOT EXISTS hands (
+    hand INTEGER PRIMARY KEY,
+    first_event_id INTEGER NOT NULL,
+    last_event_id INTEGER NOT NULL,
+    started_ms INTEGER NOT NULL,
+    ended_ms INTEGER NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    ts_ms: int
+    kind: str
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    id: int
+    entry_seq: int
+    ts_ms: int
+    hand: int | None
+    body: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "ts_ms": self.ts_ms, "hand": self.hand, "event": self.body}
+
+
+class JournalError(RuntimeError):
+    """The journal could not be written; the input was not accepted."""
+
+
+class Journal:
+    """Append-only store. Writes come from the engine thread only; reads from any thread."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._write = self._connect()
+        self._write.executescript(_SCHEMA)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+
+    def _connect(self) -> sqlite3.Connection:
+        con = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=FULL")
+        return con
+
+    def _reader(self) -> sqlite3.Connection:
+        con: sqlite3.Connection | None = getattr(self._local, "con", None)
+        if con is None:
+            con = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+            con.execute("PRAGMA query_only=1")
+            self._local.con = con
+        return con
+
+    def close(self) -> None:
+        with self._lock:
+            self._write.close()
+        con = getattr(self._local, "con", None)
+        if con is not None:
+            con.close()
+
+    # -- writing ---------------------------------------------------------------
+
+    def append(
+        self,
+        kind: str,
+        body: dict[str, Any],
+        ts_ms: int,
+        events: Sequence[tuple[dict[str, Any], int | None]] = (),
+        finished_hand: int | None = None,
+    ) -> tuple[int, list[int]]:
+        """Write one entry and its events in one durable transaction; return (seq, event ids).
+
+        ``finished_hand``: the hand that these events ended, indexed for export.
+        """
+        if kind not in ENTRY_KINDS:
+            raise ValueError(f"unknown entry kind {kind!r}")
+        with self._lock:
+            con = self._write
+            try:
+                con.execute("BEGIN IMMEDIATE")
+                cur = con.execute(
+                    "INSERT INTO entries(ts_ms, kind, body) VALUES (?, ?, ?)", (ts_ms, kind, json.dumps(body, separators=(",", ":")))
+                )
+                seq = int(cur.lastrowid or 0)
+                ids = []
+                for event, hand in events:
+                    cur = con.execute(
+                        "INSERT INTO events(entry_seq, ts_ms, hand, body) VALUES (?, ?, ?, ?)",
+                        (seq, ts_ms, hand, json.dumps(event, separators=(",", ":"))),
+                    )
+                    ids.append(int(cur.lastrowid or 0))
+                if finished_hand is not None:
+                    row = con.execute(
+                        "SELECT MIN(id), MAX(id), MIN(ts_ms), MAX(ts_ms) FROM events WHERE hand = ?", (finished_hand,)
+                    ).fetchone()
+                    if row[0] is not None:
+                        con.execute(
+                            "INSERT OR REPLACE INTO hands(hand, first_event_id, last_event_id, started_ms, ended_ms) VALUES (?,?,?,?,?)",
+                            (finished_hand, row[0], row[1], row[2], row[3]),
+                        )
+                con.execute("COMMIT")
+            except sqlite3.Error as exc:
+                try:
+                    con.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise JournalError(f"journal {self.path}: {exc}") from exc
+        return seq, ids
+
+    # -- reading ---------------------------------------------------------------
+
+    def entries_since_last_setup(self) -> list[Entry]:
+        """The last ``setup`` entry and everything after it (all entries when there is none)."""
+        con = self._reader()
+        row = con.execute("SELECT MAX(seq) FROM entries WHERE kind = 'setup'").fetchone()
+        start = row[0] or 0
+        return [Entry(s, t, k, json.loads(b)) for s, t, k, b in con.execute(
+            "SELECT seq, ts_ms, kind, body FROM entries WHERE seq >= ? ORDER BY seq", (start,)
+        )]
+
+    def entries_after(self, seq: int) -> Iterator[Entry]:
+        con = self._reader()
+        for s, t, k, b in con.execute("SELECT seq, ts_ms, kind, body FROM entries WHERE seq > ? ORDER BY seq", (seq,)):
+            yield Entry(s, t, k, json.loads(b))
+
+    def events_for_entries(self, first_seq: int) -> dict[int, list[StoredEvent]]:
+        """Events grouped by entry, for entries from ``first_seq`` on (used to check a replay)."""
+        out: dict[int, list[StoredEvent]] = {}
+        for ev in self._events("WHERE entry_seq >= ? ORDER BY id", (first_seq,)):
+            out.setdefault(ev.entry_seq, []).append(ev)
+        return out
+
+    def events_after(self, event_id: int, *, until_id: int | None = None, limit: int = 10_000) -> list[StoredEvent]:
+        """Events with ``event_id < id <= until_id`` in order (the backlog of a reconnecting client)."""
+        top = until_id if until_id is not None else 2**62
+        return list(self._events("WHERE id > ? AND id <= ? ORDER BY id LIMIT ?", (event_id, top, limit)))
+
+    def clock_entries(self) -> list[Entry]:
+        """Every clock command ever journaled (the clock outlives setups)."""
+        con = self._reader()
+        return [Entry(s, t, k, json.loads(b)) for s, t, k, b in con.execute(
+            "SELECT seq, ts_ms, kind, body FROM entries WHERE kind = 'clock' ORDER BY seq"
+        )]
+
+    def last_seq(self) -> int:
+        row = self._reader().execute("SELECT MAX(seq) FROM entries").fetchone()
+        return int(row[0] or 0)
+
+    def last_hand(self) -> int:
+        row = self._reader().execute("SELECT MAX(hand) FROM events").fetchone()
+        return int(row[0] or 0)
+
+    def last_event_id(self, before_seq: int | None = None) -> int:
+        """The last event id (of entries before ``before_seq`` when given); 0 when none."""
+        if before_seq is not None:
+            row = self._reader().execute("SELECT MAX(id) FROM events WHERE entry_seq < ?", (before_seq,)).fetchone()
+            return int(row[0] or 0)
+        row = self._reader().execute("SELECT MAX(id) FROM events").fetchone()
+        return int(row[0] or 0)
+
+    def hands(self) -> list[dict[str, int]]:
+        rows = self._reader().execute(
+            "SELECT hand, first_event_id, last_event_id, started_ms, ended_ms FROM hands ORDER BY hand"
+        ).fetchall()
+        return [
+            {"hand": h, "started_ms": s, "ended_ms": e, "events": last - first + 1, "first_event_id": first, "last_event_id": last}
+            for h, first, last, s, e in rows
+        ]
+
+    def hand_events(self, hand: int) -> list[StoredEvent] | None:
+        row = self._reader().execute("SELECT first_event_id, last_event_id FROM hands WHERE hand = ?", (hand,)).fetchone()
+        if row is None:
+            return None
+        return list(self._events("WHERE hand = ? AND id BETWEEN ? AND ? ORDER BY id", (hand, row[0], row[1])))
+
+    def hand_entries(self, hand: int) -> list[Entry]:
+        """The accepted observations that made one finished hand (for PHH export)."""
+        row = self._reader().execute(
+            "SELECT MIN(entry_seq), MAX(entry_seq) FROM events WHERE hand = ?", (hand,)
+        ).fetchone()
+        if row[0] is None:
+            return []
+        con = self._reader()
+        return [Entry(s, t, k, json.loads(b)) for s, t, k, b in con.execute(
+            "SELECT seq, ts_ms, kind, body FROM entries WHERE seq BETWEEN ? AND ? ORDER BY seq", (row[0], row[1])
+        )]
+
+    def setup_before(self, seq: int) -> Entry | None:
+        row = self._reader().execute(
+            "SELECT seq, ts_ms, kind, body FROM entries WHERE kind = 'setup' AND seq <= ? ORDER BY seq DESC LIMIT 1", (seq,)
+        ).fetchone()
+        return None if row is None else Entry(row[0], row[1], row[2], json.loads(row[3]))
+
+    def _events(self, where: str, params: tuple[Any, ...]) -> Iterator[StoredEvent]:
+        for i, s, t, h, b in self._reader().execute(f"SELECT id, entry_seq, ts_ms, hand, body FROM events {where}", params):
+            yield StoredEvent(i, s, t, h, json.loads(b))

@@ -1,0 +1,64 @@
+"""The runtime's hold on the engine's :class:`TableSession`: hand numbering and JSON in, JSON out.
+
+Everything the runtime needs to know about the facade lives here, so the
+engine thread, the journal and the web layer deal only in JSON dicts.
+
+Hands are numbered across setups: a setup entry records ``hand_base`` (the
+number of hands before it), so hand numbers in the journal never repeat.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from dealer_pi.engine.observations import Observation
+from dealer_pi.engine.table_session import TableSession, TableSetup, event_to_json
+
+
+class Table:
+    """One session of the engine plus the hand bookkeeping of the journal."""
+
+    def __init__(self, setup: Mapping[str, Any], hand_base: int = 0) -> None:
+        self.setup = TableSetup.from_dict(setup)
+        self.hand_base = hand_base
+        self.hands_started = 0
+        self.running = False
+        self.session = TableSession(self.setup)
+        # The first hand is dealt in when the session is built: those events belong to the setup entry.
+        self.initial_events = self._tag([event_to_json(e) for e in self.session.events])
+
+    @property
+    def hand(self) -> int | None:
+        """The global number of the current (or last) hand, None before the first."""
+        return self.hand_base + self.hands_started if self.hands_started else None
+
+    def _tag(self, events: list[dict[str, Any]]) -> list[tuple[dict[str, Any], int | None]]:
+        """Pair each event with its hand; note which hand (if any) these events finished."""
+        out: list[tuple[dict[str, Any], int | None]] = []
+        self.finished: int | None = None
+        for ev in events:
+            kind = ev.get("type")
+            if kind == "hand_started":
+                self.hands_started += 1
+                self.running = True
+            out.append((ev, self.hand))
+            if kind == "hand_ended":
+                self.running = False
+                self.finished = self.hand
+        return out
+
+    def feed(self, obs: Observation) -> list[tuple[dict[str, Any], int | None]]:
+        """Apply one observation; raises RuleViolation/InputError with nothing changed."""
+        events = self.session.feed(obs)
+        return self._tag([event_to_json(e) for e in events])
+
+    def snapshot(self) -> dict[str, Any]:
+        """The visible state without secrets (no hole cards, no burns)."""
+        return self.session.snapshot(secrets=False)
+
+    def hole_cards(self) -> dict[str, Any]:
+        secret = self.session.snapshot(secrets=True).get("secret") or {}
+        return {str(k): v for k, v in (secret.get("hole_cards") or {}).items()}
+
+    def setup_dict(self) -> dict[str, Any]:
+        return self.setup.to_dict()

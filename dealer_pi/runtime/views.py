@@ -1,0 +1,72 @@
+"""Who may see what: the dealer, the producer's live view and the delayed public view.
+
+Hole cards are secrets. The dealer never sees one during a hand; the producer
+sees them at once (every read audited by the web layer); the public sees them
+only once the stream delay has passed (the publisher holds the data back).
+Burned cards and cards still in the shoe are shown to no one (DEAL-NO-RABBIT).
+
+Events are redacted by shape, not by a list of event names, so that a new event
+type that carries a card the way an old one does is covered too:
+
+>>> redact_event({"type": "hole_cards_dealt", "seat": 3, "cards": ["Ah", "Kd"]}, "dealer")
+{'type': 'hole_cards_dealt', 'seat': 3, 'cards': [None, None]}
+>>> redact_event({"type": "hole_cards_dealt", "seat": 3, "cards": ["Ah", None]}, "live")
+{'type': 'hole_cards_dealt', 'seat': 3, 'cards': ['Ah', None]}
+>>> redact_event({"type": "card_burned", "card": "2c"}, "live")
+{'type': 'card_burned', 'card': None}
+>>> redact_event({"type": "board_dealt", "cards": ["Jc", "Ts", "2d"]}, "dealer")["cards"]
+['Jc', 'Ts', '2d']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+VIEWS: Final = ("dealer", "live", "public")
+ROLE_VIEW: Final = {"dealer": "dealer", "producer": "live", "public": "public"}
+
+# Events whose cards are hole cards (hidden from the dealer) or never shown at all.
+_HOLE_EVENTS: Final = frozenset({"hole_cards_dealt"})
+_NEVER_EVENTS: Final = frozenset({"card_burned"})
+# Observations carried inside events (an alert's trigger) whose card identity is secret:
+# a smart shoe reads every card it lets out, and a face-down card seen in a seat is a hole card.
+_SECRET_OBS: Final = frozenset({"shoe_draw"})
+
+
+def _blank(value: Any) -> Any:
+    if isinstance(value, list):
+        return [None for _ in value]
+    return None
+
+
+def _walk(node: Any, view: str) -> Any:
+    if isinstance(node, list):
+        return [_walk(v, view) for v in node]
+    if not isinstance(node, dict):
+        return node
+    kind = node.get("type")
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("card", "cards"):
+            if kind in _NEVER_EVENTS or kind in _SECRET_OBS:
+                out[key] = _blank(value)
+                continue
+            if view == "dealer" and (kind in _HOLE_EVENTS or (kind == "card_seen" and node.get("face_up") is False)):
+                out[key] = _blank(value)
+                continue
+        if key in ("secret", "hole_cards") and view == "dealer":
+            continue
+        out[key] = _walk(value, view)
+    return out
+
+
+def redact_event(event: dict[str, Any], view: str) -> dict[str, Any]:
+    """An engine event's JSON form as ``view`` may see it (a new dict; the input is untouched)."""
+    if view not in VIEWS:
+        raise ValueError(f"unknown view {view!r}")
+    return _walk(event, view)  # type: ignore[no-any-return]
+
+
+def has_hole_cards(event: dict[str, Any]) -> bool:
+    """Whether an event as journaled shows a hole card (for the audit log)."""
+    return event.get("type") in _HOLE_EVENTS and any(c is not None for c in event.get("cards") or ())
