@@ -1,0 +1,195 @@
+"""The DPS/1 decoder and sequencer on their own: bytes in, frames and issues out."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dealer_pi.hardware import dps1
+from dealer_pi.hardware.dps1 import Decoder, Frame, Issue, encode_frame
+from dealer_pi.hardware.problems import Reason
+from dealer_pi.hardware.sequencer import Sequencer
+
+
+def frames_of(items: list[object]) -> list[Frame]:
+    return [i for i in items if isinstance(i, Frame)]
+
+
+def issues_of(items: list[object], reason: Reason) -> list[Issue]:
+    return [i for i in items if isinstance(i, Issue) and i.reason is reason]
+
+
+def test_checksum_is_xor_of_body_in_uppercase_hex() -> None:
+    raw = encode_frame(3, "DRAW", "77", "Td")
+    body = raw[1:raw.index(b"*")]
+    x = 0
+    for b in body:
+        x ^= b
+    assert raw.endswith(b"*%02X\n" % x)
+    assert raw[-3:-1].upper() == raw[-3:-1]
+
+
+def test_crlf_and_lf_both_end_a_frame() -> None:
+    d = Decoder()
+    items = d.feed(encode_frame(1, "HB", "10").replace(b"\n", b"\r\n") + encode_frame(2, "HB", "20"))
+    assert [f.seq for f in frames_of(items)] == [1, 2]
+    assert len(items) == 2
+
+
+def test_lowercase_checksum_is_refused_as_a_bad_frame() -> None:
+    raw = next(r for r in (encode_frame(i, "DRAW", "5", "Ah") for i in range(100)) if not r[-3:-1].isdigit())
+    low = raw[:-3] + raw[-3:-1].lower() + b"\n"
+    items = Decoder().feed(low)
+    assert not frames_of(items)
+    assert items and isinstance(items[0], Issue)
+
+
+def test_bad_checksum_names_the_frame_and_both_sums() -> None:
+    items = Decoder().feed(b"$12,DRAW,5120,Kd*07\n")
+    (issue,) = issues_of(items, Reason.BAD_CHECKSUM)
+    assert "checksum 07, computed 06" in issue.detail and issue.seq == 12
+
+
+def test_every_split_point_gives_the_same_frames() -> None:
+    stream = b"".join(encode_frame(i, "DRAW", str(i * 100), c) for i, c in enumerate(["Ah", "U:04A1B2", "?"]))
+    for cut in range(len(stream) + 1):
+        d = Decoder()
+        items = d.feed(stream[:cut]) + d.feed(stream[cut:])
+        assert [(f.seq, f.fields[1]) for f in frames_of(items)] == [(0, "Ah"), (1, "U:04A1B2"), (2, "?")]
+        assert len(items) == 3
+
+
+def test_garbage_is_reported_once_per_run_and_the_next_frame_survives() -> None:
+    d = Decoder()
+    items = d.feed(b"\x00\xffhello" + encode_frame(5, "HB", "1") + b"zz$7,DR" + encode_frame(8, "HB", "2"))
+    assert [f.seq for f in frames_of(items)] == [5, 8]
+    garbage = issues_of(items, Reason.GARBAGE)
+    assert len(garbage) == 2
+    assert "7 bytes skipped" in garbage[0].detail
+    assert "7 bytes skipped" in garbage[1].detail  # b'zz' + the truncated b'$7,DR'
+
+
+def test_an_endless_line_without_newline_is_dropped_and_decoding_resumes() -> None:
+    d = Decoder()
+    items = d.feed(b"$" + b"A" * 5000)
+    items += d.feed(encode_frame(9, "HB", "3"))
+    assert [f.seq for f in frames_of(items)] == [9]
+    assert issues_of(items, Reason.GARBAGE)
+
+
+def test_interpret_checks_fields_and_names_them() -> None:
+    assert dps1.interpret(Frame(1, "HELLO", ("1", "fw-2.1", "SHOE-7"))) == dps1.Hello(1, "1", "fw-2.1", "SHOE-7")
+    assert dps1.interpret(Frame(2, "FAULT", ("9", "JAM"))) == dps1.Fault(2, 9, "JAM")
+    bad = [
+        (Frame(3, "DRAW", ("x", "Ah")), "ms"),
+        (Frame(3, "DRAW", ("5", "1h")), "card '1h'"),
+        (Frame(3, "DRAW", ("5",)), "2 fields expected, got 1"),
+        (Frame(3, "HELLO", ("2", "fw", "id")), "protocol version '2'"),
+        (Frame(3, "HB", ()), "1 fields expected, got 0"),
+    ]
+    for frame, words in bad:
+        try:
+            dps1.interpret(frame)
+        except dps1.FrameError as exc:
+            assert words in str(exc) and exc.reason is Reason.BAD_FRAME
+        else:
+            raise AssertionError(f"{frame} accepted")
+    try:
+        dps1.interpret(Frame(4, "WHAT", ()))
+    except dps1.FrameError as exc:
+        assert exc.reason is Reason.UNKNOWN_TYPE
+    else:
+        raise AssertionError("unknown type accepted")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=80), max_size=30), st.randoms(use_true_random=False))
+def test_random_bytes_between_valid_frames_never_hide_a_frame(noise: list[bytes], rnd: random.Random) -> None:
+    """Every valid frame is found whatever garbage surrounds it, however the bytes are chunked."""
+    stream = b""
+    for i, junk in enumerate(noise):
+        stream += junk + encode_frame(i, "HB", str(i))
+    d = Decoder()
+    items: list[object] = []
+    pos = 0
+    while pos < len(stream):
+        step = rnd.randint(1, 64)
+        items += d.feed(stream[pos:pos + step])
+        pos += step
+    got = [f for f in frames_of(items) if f.kind == "HB" and f.fields == (str(f.seq),)]
+    assert [f.seq for f in got] == list(range(len(noise)))
+
+
+# ---- sequencer ---------------------------------------------------------------------------
+
+def hb(seq: int) -> Frame:
+    return Frame(seq, "HB", (str(seq),))
+
+
+def test_sequence_wraps_from_65535_to_0_without_a_gap() -> None:
+    s = Sequencer()
+    delivered = []
+    for seq in (65534, 65535, 0, 1):
+        step = s.accept(hb(seq), 0)
+        assert not step.issues and not step.send
+        delivered += [f.seq for f in step.deliver]
+    assert delivered == [65534, 65535, 0, 1]
+
+
+def test_gap_asks_resend_holds_later_frames_and_releases_them_in_order() -> None:
+    s = Sequencer()
+    s.accept(hb(10), 0)
+    step = s.accept(hb(13), 5)
+    assert step.deliver == [] and step.send == [dps1.encode_command("RESEND", "11")]
+    assert step.issues[0].reason is Reason.GAP
+    assert s.accept(hb(14), 6).deliver == []
+    assert s.accept(hb(11), 7).deliver == [hb(11)]
+    assert [f.seq for f in s.accept(hb(12), 8).deliver] == [12, 13, 14]
+    # the shoe resends everything from 11 on: the copies are ignored
+    assert s.accept(hb(13), 9).deliver == [] and s.duplicates == 1
+    assert [f.seq for f in s.accept(hb(15), 10).deliver] == [15]
+
+
+def test_frames_that_never_come_back_are_reported_missed_after_the_timeout() -> None:
+    s = Sequencer(resend_timeout_ms=500)
+    s.accept(hb(1), 0)
+    s.accept(hb(4), 100)
+    assert s.tick(599).issues == []
+    step = s.tick(600)
+    (issue,) = step.issues
+    assert issue.reason is Reason.MISSED and "2 frames 2..3" in issue.detail
+    assert [f.seq for f in step.deliver] == [4]
+    assert s.lost == 2
+
+
+def test_a_resent_frame_after_the_missing_ones_proves_them_gone() -> None:
+    s = Sequencer()
+    s.accept(hb(100), 0)
+    s.accept(hb(103), 1)  # 101, 102 missing
+    step = s.accept(hb(102), 2)  # the shoe resends from 102: it no longer had 101
+    assert [i.reason for i in step.issues] == [Reason.MISSED]
+    assert "frame 101" in step.issues[0].detail
+    assert [f.seq for f in step.deliver] == [102, 103]
+
+
+def test_a_huge_jump_rebases_and_says_draws_possibly_missed() -> None:
+    s = Sequencer()
+    s.accept(hb(5), 0)
+    step = s.accept(hb(9000), 1)
+    assert [f.seq for f in step.deliver] == [9000]
+    assert step.issues[0].reason is Reason.MISSED and not step.send
+    assert [f.seq for f in s.accept(hb(9001), 2).deliver] == [9001]
+
+
+def test_numbers_far_behind_are_a_restarted_shoe_not_duplicates() -> None:
+    s = Sequencer()
+    for seq in range(500, 503):
+        s.accept(hb(seq), 0)
+    step = s.accept(hb(3), 1)
+    assert [i.reason for i in step.issues] == [Reason.SHOE_RESTARTED]
+    assert [f.seq for f in step.deliver] == [3]
+    assert [f.seq for f in s.accept(hb(4), 2).deliver] == [4]
+    # a copy a few numbers back is still just a duplicate
+    assert s.accept(hb(2), 3).deliver == [] and s.duplicates == 1
