@@ -1,0 +1,313 @@
+"""Betting: forced bets, whose turn it is, what a bet or raise may be, closing a round.
+
+Functions here change a *fresh copy* of the state in place (``hand.apply``
+makes the copy) and append outcomes to ``out`` when it is a list; a
+:class:`RuleViolation` leaves the caller's original state untouched.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .errors import InputError, RuleViolation
+from .events import (
+    AntePosted,
+    BetPlaced,
+    BlindPosted,
+    HandEnded,
+    Outcome,
+    PotAwarded,
+    StreetCompleted,
+    UncalledBetReturned,
+)
+from .observations import ActionKind
+from .setup import Structure
+from .state import STREET_NAMES, HandState, Phase
+
+Out = list[Outcome] | None
+
+
+class RaiseBounds(NamedTuple):
+    """Raise-to limits for one player; ``rule``/``why`` say why raising is closed when ``allowed`` is False."""
+
+    allowed: bool
+    min_to: int
+    max_to: int
+    rule: str = ""
+    why: str = ""
+
+
+def post_forced_bets(st: HandState, out: Out) -> None:
+    """Antes then blinds and straddles (BET-ANTES, BET-BLINDS, BET-SHORT-POST)."""
+    setups = {s.seat: s for s in st.setup.seats}
+    for i, seat in enumerate(st.order):
+        ante = setups[seat].ante
+        if ante:
+            a = min(ante, st.stacks[i])
+            st.stacks[i] -= a
+            st.total[i] += a
+            st.dead[i] += a
+            if out is not None:
+                out.append(AntePosted(seat, a, st.stacks[i] == 0))
+    top = 0
+    top_i = -1
+    for i, seat in enumerate(st.order):
+        blind = setups[seat].blind
+        if blind:
+            b = min(blind, st.stacks[i])
+            st.stacks[i] -= b
+            st.bets[i] += b
+            st.total[i] += b
+            if out is not None:
+                out.append(BlindPosted(seat, b, st.stacks[i] == 0))
+            if blind > top:
+                top, top_i = blind, i
+    # BET-SHORT-POST: a short blind is still a full blind for everyone else to call.
+    st.current_bet = top
+    st.min_increment = max(st.setup.small_bet, top)
+    st.raises = len({s.blind for s in st.setup.seats if s.blind >= st.setup.small_bet})
+    st.aggressor = top_i
+    for i in range(len(st.order)):
+        st.needs[i] = st.stacks[i] > 0
+    # BET-ORDER: preflop the first to act is left of the big blind (or of the last straddle).
+    start = (top_i + 1) % len(st.order) if top_i >= 0 else 0
+    st.first_actor = -1
+    advance(st, start, out)
+    if st.phase is Phase.BETTING:
+        st.first_actor = st.to_act
+
+
+def others_able(st: HandState, i: int) -> bool:
+    """Is any other live player still holding chips (so could answer a raise)?"""
+    stacks, folded = st.stacks, st.folded
+    for j in range(len(stacks)):
+        if j != i and not folded[j] and stacks[j] > 0:
+            return True
+    return False
+
+
+def advance(st: HandState, start: int, out: Out) -> None:
+    """Give the turn to the next player who has a decision, or close the round (BET-ORDER)."""
+    n = len(st.order)
+    folded, needs, stacks, bets = st.folded, st.needs, st.stacks, st.bets
+    live = 0
+    for f in folded:
+        if not f:
+            live += 1
+    if live > 1:
+        for k in range(n):
+            j = (start + k) % n
+            if needs[j] and not folded[j] and stacks[j] > 0:
+                if bets[j] < st.current_bet or others_able(st, j):
+                    st.to_act = j
+                    st.phase = Phase.BETTING
+                    return
+                needs[j] = False
+    close_round(st, out)
+
+
+def raise_bounds(st: HandState, i: int) -> RaiseBounds:
+    """The smallest and largest "raise to" for player ``i`` now (BET-NL-MIN, BET-PL-MAX, BET-LIMIT,
+    BET-INCOMPLETE); an all-in for less than the minimum is always within bounds (BET-ALL-IN)."""
+    cur = st.current_bet
+    stack_to = st.bets[i] + st.stacks[i]
+    if stack_to <= cur:
+        return RaiseBounds(False, 0, 0, "BET-ALL-IN", "not enough chips to raise: call all-in or fold")
+    if st.acted_at[i] >= 0 and cur - st.acted_at[i] < st.min_increment:
+        return RaiseBounds(False, 0, 0, "BET-INCOMPLETE",
+                           "an all-in short of a full raise does not reopen the betting: call or fold")
+    if not others_able(st, i):
+        return RaiseBounds(False, 0, 0, "BET-UNCALLED", "every other player is all-in: nobody could call a raise")
+    structure = st.setup.structure
+    if structure is Structure.LIMIT:
+        cap = st.profile.limit_cap_raises
+        heads_up = len(st.live()) == 2 and st.profile.limit_cap_lifted_heads_up
+        if cap and not heads_up and st.raises >= 1 + cap:
+            return RaiseBounds(False, 0, 0, "BET-LIMIT", f"the betting is capped (one bet and {cap} raises)")
+        to = min(cur + st.street_size(), stack_to)
+        return RaiseBounds(True, to, to)
+    low = min(cur + st.min_increment, stack_to)
+    if structure is Structure.POT_LIMIT:
+        # BET-PL-MAX: the largest raise is the size of the pot after the call.
+        high = min(cur + sum(st.total) + (cur - st.bets[i]), stack_to)
+        return RaiseBounds(True, min(low, high), high)
+    return RaiseBounds(True, low, stack_to)
+
+
+def _bad_seat(st: HandState, seat: int) -> int:
+    i = st.index_of.get(seat, -1)
+    if i < 0:
+        raise RuleViolation("BET-ORDER", f"seat {seat} is not dealt in this hand")
+    if st.folded[i]:
+        raise RuleViolation("BET-ORDER", f"seat {seat} has folded")
+    return i
+
+
+def turn_index(st: HandState, seat: int) -> int:
+    """The index of ``seat`` if it is its turn; else BET-OUT-OF-TURN (flagged, not applied)."""
+    if st.phase is not Phase.BETTING:
+        raise RuleViolation("BET-ORDER", f"no betting now (the hand is at {st.phase.value})")
+    i = _bad_seat(st, seat)
+    if i != st.to_act:
+        raise RuleViolation(
+            "BET-OUT-OF-TURN", f"seat {seat} acted out of turn: seat {st.order[st.to_act]} is to act; not applied"
+        )
+    return i
+
+
+def act(st: HandState, seat: int, action: ActionKind, amount: int | None, out: Out) -> None:
+    """Apply one betting decision for ``seat`` (``amount`` = street total after it, for bet/raise)."""
+    i = turn_index(st, seat)
+    cur = st.current_bet
+    to_call = cur - st.bets[i]
+    if action is ActionKind.ALL_IN:
+        stack_to = st.bets[i] + st.stacks[i]
+        if stack_to > cur:
+            action, amount = ActionKind.RAISE, stack_to
+        else:
+            action = ActionKind.CALL
+    if action is ActionKind.FOLD:
+        st.folded[i] = True
+        if out is not None:
+            out.append(BetPlaced(seat, action, st.bets[i], 0, False))
+    elif action is ActionKind.CHECK or (action is ActionKind.CALL and to_call <= 0):
+        if to_call > 0:
+            raise RuleViolation("BET-ORDER", f"seat {seat} cannot check: {to_call} to call")
+        if out is not None:
+            out.append(BetPlaced(seat, ActionKind.CHECK, st.bets[i], 0, False))
+    elif action is ActionKind.CALL:
+        add = min(to_call, st.stacks[i])
+        st.stacks[i] -= add
+        st.bets[i] += add
+        st.total[i] += add
+        st.last_caller = i
+        if out is not None:
+            out.append(BetPlaced(seat, action, st.bets[i], add, st.stacks[i] == 0))
+    elif action is ActionKind.BET or action is ActionKind.RAISE:
+        if amount is None:
+            raise InputError("amount", f"a {action.value} needs the amount it makes the seat's total")
+        _raise_to(st, i, amount, out)
+    else:
+        raise InputError("action", "blinds and antes are posted from the hand's setup, not entered")
+    if st.street == 0 and st.acted_at[i] < 0 and st.order[i] not in st.blind_seats:
+        st.acted_after_blinds += 1
+    st.needs[i] = False
+    st.acted_at[i] = st.current_bet
+    advance(st, i + 1, out)
+
+
+def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
+    cur = st.current_bet
+    seat = st.order[i]
+    if to <= cur:
+        raise RuleViolation("BET-NL-MIN", f"a bet or raise must make more than the current {cur}; to match it, call")
+    if to - st.bets[i] > st.stacks[i]:
+        raise RuleViolation(
+            "BET-TABLE-STAKES", f"seat {seat} has only {st.stacks[i]} behind (at most {st.bets[i] + st.stacks[i]})"
+        )
+    b = raise_bounds(st, i)
+    if not b.allowed:
+        raise RuleViolation(b.rule, f"seat {seat}: {b.why}")
+    if to < b.min_to:
+        rule = "BET-LIMIT" if st.setup.structure is Structure.LIMIT else "BET-NL-MIN"
+        raise RuleViolation(rule, f"the smallest {'raise' if cur else 'bet'} is to {b.min_to}")
+    if to > b.max_to:
+        rule = {Structure.LIMIT: "BET-LIMIT", Structure.POT_LIMIT: "BET-PL-MAX"}.get(st.setup.structure, "BET-TABLE-STAKES")
+        raise RuleViolation(rule, f"the largest {'raise' if cur else 'bet'} is to {b.max_to}")
+    add = to - st.bets[i]
+    st.stacks[i] -= add
+    st.bets[i] = to
+    st.total[i] += add
+    inc = to - cur
+    if inc >= st.min_increment:  # a full raise reopens the betting (BET-INCOMPLETE otherwise)
+        if st.setup.structure is not Structure.LIMIT:
+            st.min_increment = inc
+        st.raises += 1
+    st.current_bet = to
+    st.aggressor = i
+    st.last_caller = -1
+    for j in range(len(st.order)):
+        if j != i and not st.folded[j] and st.stacks[j] > 0:
+            st.needs[j] = True
+    if out is not None:
+        kind = ActionKind.RAISE if cur else ActionKind.BET
+        out.append(BetPlaced(seat, kind, to, add, st.stacks[i] == 0))
+
+
+def return_uncalled(st: HandState, out: Out) -> None:
+    """BET-UNCALLED: the part of the biggest bet nobody matched goes back (antes are dead money)."""
+    live_in = [t - d for t, d in zip(st.total, st.dead)]
+    top_i = max(range(len(live_in)), key=live_in.__getitem__)
+    second = max((t for j, t in enumerate(live_in) if j != top_i), default=0)
+    extra = min(live_in[top_i] - second, st.bets[top_i])
+    if extra > 0:
+        st.total[top_i] -= extra
+        st.stacks[top_i] += extra
+        st.bets[top_i] -= extra
+        if out is not None:
+            out.append(UncalledBetReturned(st.order[top_i], extra))
+
+
+def close_round(st: HandState, out: Out) -> None:
+    """The round is over: uncalled bets back, bets gathered (POT-RIGHT), then the next phase."""
+    return_uncalled(st, out)
+    if out is not None:
+        out.append(StreetCompleted(
+            STREET_NAMES[st.street],
+            tuple((p.amount, tuple(st.order[i] for i in p.eligible)) for p in st.pots()),
+        ))
+    n = len(st.order)
+    st.bets = [0] * n
+    st.needs = [False] * n
+    st.acted_at = [-1] * n
+    st.current_bet = 0
+    st.to_act = -1
+    live = st.live()
+    if len(live) == 1:
+        win_everything(st, live[0], out)
+    elif st.street >= 3:
+        from .showdown import begin_showdown  # showdown needs betting's helpers; imported late
+
+        begin_showdown(st, out)
+    else:
+        st.phase = Phase.DEALING
+
+
+def win_everything(st: HandState, i: int, out: Out) -> None:
+    """Everyone else folded: the last live player takes every chip in, unshown (POT-MUCK)."""
+    amount = sum(st.total)
+    st.stacks[i] += amount
+    award = PotAwarded(0, amount, ((st.order[i], amount),))
+    st.awards = st.awards + (award,)
+    finish(st, out, (award,))
+
+
+def finish(st: HandState, out: Out, awards: tuple[PotAwarded, ...]) -> None:
+    st.phase = Phase.COMPLETE
+    st.to_act = -1
+    if out is not None:
+        out.extend(awards)
+        out.append(HandEnded(tuple((s, st.stacks[i]) for i, s in enumerate(st.order)), st.misdeal))
+
+
+def start_street(st: HandState, out: Out) -> None:
+    """After the board cards: a new betting round if two players can bet, else keep dealing."""
+    n = len(st.order)
+    st.current_bet = 0
+    st.min_increment = st.street_size()
+    st.raises = 0
+    st.aggressor = -1
+    st.last_caller = -1
+    st.first_actor = -1
+    if len(st.able()) >= 2:
+        for i in range(n):
+            st.needs[i] = not st.folded[i] and st.stacks[i] > 0
+        advance(st, 0, out)
+        if st.phase is Phase.BETTING:
+            st.first_actor = st.to_act
+    elif st.street >= 3:
+        from .showdown import begin_showdown
+
+        begin_showdown(st, out)
+    else:
+        st.phase = Phase.DEALING

@@ -1,0 +1,106 @@
+"""What pushed chips mean: oversized chips, under-raises and declarations.
+
+A dealer often sees chips, not words. :func:`interpret_chips` turns a
+:class:`ChipsPlaced` into the action it stands for, following 000 §3
+(BET-VERBAL: a declaration wins over chips), §9a-b (BET-UNDER-RAISE) and
+§11a-f (BET-OVERSIZED-CHIP). Chips beyond the action's meaning go back.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from .betting import raise_bounds
+from .errors import RuleViolation
+from .events import ChipsPlaced
+from .observations import ActionKind
+from .setup import Structure
+from .state import HandState
+
+
+class Meaning(NamedTuple):
+    """The action the chips make: ``to`` is the seat's street total; ``returned`` chips go back."""
+
+    action: ActionKind
+    to: int
+    returned: int
+    rule: str
+
+
+RaiseFn = Callable[[int, str], "Meaning"]
+CallFn = Callable[[str], "Meaning"]
+
+
+def interpret_chips(st: HandState, i: int, c: ChipsPlaced) -> Meaning:
+    """The meaning of chips pushed by player ``i`` (index in dealing order)."""
+    bet = st.bets[i]
+    stack = st.stacks[i]
+    cur = st.current_bet
+    to_call = cur - bet
+    if c.amount > stack:
+        raise RuleViolation("BET-TABLE-STAKES", f"seat {st.order[i]} has only {stack} behind, not {c.amount}")
+    pushed_to = bet + c.amount
+    all_in = c.amount == stack
+    bounds = raise_bounds(st, i)
+    structure = st.setup.structure
+
+    def call(rule: str) -> Meaning:
+        if to_call <= 0:
+            return Meaning(ActionKind.CHECK, bet, c.amount, rule)
+        need = min(to_call, stack)
+        if c.amount < need:
+            raise RuleViolation("BET-ALL-IN", f"{c.amount} is short of the {need} needed to call; only all-in calls for less")
+        return Meaning(ActionKind.CALL, bet + need, c.amount - need, rule)
+
+    def raise_to(to: int, rule: str) -> Meaning:
+        if not bounds.allowed:
+            return call(bounds.rule)
+        to = min(max(to, bounds.min_to), bounds.max_to)
+        if to - bet > stack:
+            to = bet + stack
+        return Meaning(ActionKind.RAISE if cur else ActionKind.BET, to, max(0, pushed_to - to), rule)
+
+    declared = c.declared
+    if declared is ActionKind.FOLD:
+        return Meaning(ActionKind.FOLD, bet, c.amount, "BET-VERBAL")
+    if declared in (ActionKind.CHECK, ActionKind.CALL):
+        return call("BET-VERBAL")
+    if declared is ActionKind.ALL_IN:
+        if bet + stack <= cur or not bounds.allowed:
+            return call("BET-VERBAL")
+        return Meaning(ActionKind.RAISE if cur else ActionKind.BET, bet + stack, 0, "BET-VERBAL")
+    if declared in (ActionKind.BET, ActionKind.RAISE):
+        if c.declared_amount is not None:
+            return raise_to(c.declared_amount, "BET-VERBAL")
+        if c.single_chip:
+            # 000 §11e (NL: the raise is the chip) and §11f (PL: the most allowed up to the chip).
+            return raise_to(pushed_to, "BET-OVERSIZED-CHIP")
+        return raise_to(pushed_to, "BET-VERBAL")
+    if c.single_chip and not all_in:
+        # 000 §11a (Limit), §11b (NL preflop), §11d (facing a bet): a call.
+        # §11c: after the flop the initial bettor bets the chip's value.
+        if structure is Structure.LIMIT or st.street == 0 or to_call > 0:
+            return call("BET-OVERSIZED-CHIP")
+        return _sized(st, i, pushed_to, raise_to, call)
+    if pushed_to <= cur:
+        return call("BET-ALL-IN" if all_in else "BET-VERBAL")
+    if all_in and bounds.allowed and pushed_to <= bounds.max_to:
+        return Meaning(ActionKind.RAISE if cur else ActionKind.BET, pushed_to, 0, "BET-ALL-IN")
+    return _sized(st, i, pushed_to, raise_to, call)
+
+
+def _sized(st: HandState, i: int, pushed_to: int, raise_to: RaiseFn, call: CallFn) -> Meaning:
+    """Chips beyond a call with no words: a full raise stands; short of one, the 50 % rule."""
+    bounds = raise_bounds(st, i)
+    if not bounds.allowed:
+        return call(bounds.rule)
+    if pushed_to >= bounds.min_to:
+        return raise_to(pushed_to, "BET-PL-MAX" if pushed_to > bounds.max_to else "BET-VERBAL")
+    cur = st.current_bet
+    increment = bounds.min_to - cur
+    if st.profile.under_raise == "refuse":
+        raise RuleViolation("BET-UNDER-RAISE", f"short of the minimum raise to {bounds.min_to}")
+    # BET-UNDER-RAISE: >= 50 % of the minimum raise must complete it; less is a call.
+    if (pushed_to - cur) * 2 >= increment:
+        return raise_to(bounds.min_to, "BET-UNDER-RAISE")
+    return call("BET-UNDER-RAISE")

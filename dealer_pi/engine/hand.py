@@ -1,0 +1,295 @@
+"""Playing a hand from its entries: :func:`apply`, :func:`replay` and the :class:`Hand` log.
+
+The state is a pure function of the entries: ``replay(entries)`` rebuilds it,
+``apply`` never changes the state it is given, and a rejected entry raises
+(:class:`RuleViolation` naming the rule, or :class:`InputError`) with nothing
+changed. Undo is a replay of all entries but the last, so it is exact.
+
+>>> from .setup import blinds_setup
+>>> from .observations import ActionKind as A
+>>> h = Hand.start(blinds_setup({1: 100, 2: 100, 3: 100}, button=3, small_blind=1, big_blind=2))
+>>> h.state.seat_to_act  # BET-ORDER: left of the big blind
+3
+>>> h.act(3, A.RAISE, 6).act(1, A.FOLD).act(2, A.CALL).state.street_name
+'preflop'
+>>> h.state.phase.value, h.state.pot_total()
+('dealing', 13)
+>>> h.act(1, A.CHECK)
+Traceback (most recent call last):
+...
+dealer_pi.engine.errors.RuleViolation: [BET-ORDER] no betting now (the hand is at dealing)
+>>> h.undo().state.seat_to_act
+2
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from . import betting, showdown
+from .cards import Card
+from .chips import interpret_chips
+from .errors import InputError, RuleViolation
+from .events import (
+    ActionTaken,
+    BetPlaced,
+    BoardDealt,
+    CardBurned,
+    ChipsPlaced,
+    Entry,
+    ExcessReturned,
+    HandEnded,
+    HandKilled,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    HoleCardsDealt,
+    MisdealDeclared,
+    Outcome,
+    WinnersDeclared,
+)
+from .observations import ActionKind
+from .profiles import RuleProfile
+from .setup import HandSetup, clockwise_from
+from .state import HandState, Phase
+
+__all__ = ["Hand", "apply", "apply_events", "replay", "start_hand"]
+
+
+def start_hand(setup: HandSetup, profile: RuleProfile = RuleProfile(), out: list[Outcome] | None = None) -> HandState:
+    """The state right after ``HandStarted``: antes and blinds posted, first seat to act set."""
+    st = HandState.__new__(HandState)
+    seats = [s.seat for s in setup.seats]
+    order = tuple(clockwise_from(seats, setup.button))
+    by_seat = {s.seat: s for s in setup.seats}
+    n = len(order)
+    st.setup = setup
+    st.profile = profile
+    st.order = order
+    st.index_of = {s: i for i, s in enumerate(order)}
+    st.starting = tuple(by_seat[s].stack for s in order)
+    st.stacks = list(st.starting)
+    st.bets = [0] * n
+    st.total = [0] * n
+    st.dead = [0] * n
+    st.folded = [False] * n
+    st.mucked = [False] * n
+    st.hole = [()] * n
+    st.shown = [None] * n
+    st.board = ()
+    st.burns = ()
+    st.street = 0
+    st.phase = Phase.BETTING
+    st.to_act = -1
+    st.needs = [False] * n
+    st.acted_at = [-1] * n
+    st.current_bet = 0
+    st.min_increment = setup.small_bet
+    st.raises = 0
+    st.aggressor = -1
+    st.last_caller = -1
+    st.first_actor = -1
+    st.acted_after_blinds = 0
+    st.blind_seats = frozenset(s.seat for s in setup.seats if s.blind)
+    st.awards = ()
+    st.declared = {}
+    st.rake = 0
+    st.misdeal = False
+    st.entries = 1
+    betting.post_forced_bets(st, out)
+    return st
+
+
+def apply(state: HandState, entry: Entry) -> HandState:
+    """The state after ``entry``; ``state`` itself is never changed.
+
+    Raises :class:`RuleViolation` (with ``.rule``) or :class:`InputError` when the entry is refused.
+    """
+    return _apply(state, entry, None)
+
+
+def apply_events(state: HandState, entry: Entry) -> tuple[HandState, tuple[Outcome, ...]]:
+    """Like :func:`apply`, also returning what the engine concluded (blinds, bets, pots, awards)."""
+    out: list[Outcome] = []
+    new = _apply(state, entry, out)
+    return new, tuple(out)
+
+
+def replay(entries: Iterable[Entry]) -> HandState:
+    """The state after a whole log, which must start with :class:`HandStarted`."""
+    it = iter(entries)
+    first = next(it, None)
+    if not isinstance(first, HandStarted):
+        raise InputError("entries[0]", "a hand's log starts with hand_started")
+    st = start_hand(first.setup, first.profile)
+    for e in it:
+        st = _apply(st, e, None)
+    return st
+
+
+def _used_cards(st: HandState) -> set[Card]:
+    used: set[Card] = set(st.board)
+    for h in st.hole:
+        used.update(c for c in h if c is not None)
+    for sh in st.shown:
+        if sh is not None:
+            used.update(sh)
+    used.update(c for c in st.burns if c is not None)
+    return used
+
+
+def _check_new_cards(st: HandState, cards: Sequence[Card | None]) -> None:
+    used = _used_cards(st)
+    seen: set[Card] = set()
+    for c in cards:
+        if c is None:
+            continue
+        if c in used or c in seen:
+            raise RuleViolation("DEAL-DECK", f"{c} is already on the table: a card seen twice is a foul deck")
+        seen.add(c)
+
+
+def _apply(state: HandState, e: Entry, out: list[Outcome] | None) -> HandState:
+    if isinstance(e, HandStarted):
+        raise InputError("entry", "hand_started begins a new hand: use start_hand or Hand.start")
+    if state.phase is Phase.COMPLETE:
+        rule = "DEAL-NO-RABBIT" if isinstance(e, BoardDealt) else "DEAL-MISDEAL-REMEDY" if state.misdeal else "POT-RIGHT"
+        raise RuleViolation(rule, "the hand is over")
+    st = state.copy()
+    st.entries += 1
+    if isinstance(e, ActionTaken):
+        betting.act(st, e.seat, e.action, e.amount, out)
+    elif isinstance(e, ChipsPlaced):
+        i = betting.turn_index(st, e.seat)
+        if e.amount < 1:
+            raise InputError("amount", "chips pushed must be at least 1")
+        meaning = interpret_chips(st, i, e)
+        tail: list[Outcome] | None = [] if out is not None else None
+        amount = meaning.to if meaning.action in (ActionKind.BET, ActionKind.RAISE) else None
+        betting.act(st, e.seat, meaning.action, amount, tail)
+        if out is not None and tail is not None:
+            if meaning.returned:
+                out.append(ExcessReturned(e.seat, meaning.returned, meaning.rule))
+            out.extend(tail)
+    elif isinstance(e, HoleCardsDealt):
+        i = st.index_of.get(e.seat, -1)
+        if i < 0:
+            raise RuleViolation("DEAL-EMPTY-SEAT", f"seat {e.seat} is not dealt in this hand")
+        if st.street > 0:
+            raise RuleViolation("DEAL-ORDER", "hole cards are dealt before the flop")
+        if len(st.hole[i]) + len(e.cards) > 2:
+            raise RuleViolation("DEAL-HOLE-COUNT", f"seat {e.seat} would hold more than two hole cards")
+        _check_new_cards(st, e.cards)
+        st.hole[i] = st.hole[i] + tuple(e.cards)
+    elif isinstance(e, CardBurned):
+        _check_new_cards(st, (e.card,))
+        st.burns = st.burns + (e.card,)
+    elif isinstance(e, BoardDealt):
+        _deal_board(st, e.cards, out)
+    elif isinstance(e, HandShown):
+        showdown.show(st, e.seat, tuple(e.cards), _used_cards(st), out)
+    elif isinstance(e, HandMucked):
+        showdown.muck(st, e.seat, out)
+    elif isinstance(e, WinnersDeclared):
+        showdown.declare_winners(st, e.pot, tuple(e.seats), out)
+    elif isinstance(e, HandKilled):
+        _kill(st, e.seat, e.rule, out)
+    elif isinstance(e, MisdealDeclared):
+        _misdeal(st, e.rule, out)
+    else:
+        raise InputError("entry", f"not an entry the hand accepts: {type(e).__name__}")
+    return st
+
+
+def _deal_board(st: HandState, cards: tuple[Card, ...], out: list[Outcome] | None) -> None:
+    if st.phase is Phase.BETTING:
+        rule = ("DEAL-ORDER", "DEAL-TURN-EARLY", "DEAL-RIVER-EARLY", "DEAL-NO-RABBIT")[min(st.street, 3)]
+        raise RuleViolation(rule, f"the {st.street_name} betting round is not over")
+    if st.phase is Phase.SHOWDOWN or st.street >= 3:
+        raise RuleViolation("DEAL-NO-RABBIT", "the board is complete: undealt cards are never shown")
+    want = 3 if st.street == 0 else 1
+    if len(cards) != want:
+        rule = "DEAL-FLOP-EXTRA" if st.street == 0 else "DEAL-BOARD-EXTRA"
+        raise RuleViolation(rule, f"the {('flop', 'turn', 'river')[st.street]} is {want} card(s), got {len(cards)}")
+    _check_new_cards(st, cards)
+    st.board = st.board + tuple(cards)
+    st.street += 1
+    betting.start_street(st, out)
+
+
+def _kill(st: HandState, seat: int, rule: str, out: list[Outcome] | None) -> None:
+    """A dead hand folds whatever the turn (BET-CLOCK, TABLE-AWAY, POT-MUCK...)."""
+    i = st.index_of.get(seat, -1)
+    if i < 0 or st.folded[i]:
+        raise RuleViolation(rule or "POT-MUCK", f"seat {seat} has no live hand to kill")
+    if not isinstance(rule, str) or not rule:
+        raise InputError("rule", "name the rule that killed the hand")
+    st.folded[i] = True
+    st.needs[i] = False
+    if out is not None:
+        out.append(BetPlaced(seat, ActionKind.FOLD, st.bets[i], 0, False))
+    if st.phase is Phase.BETTING:
+        if st.to_act == i or len(st.live()) == 1:
+            betting.advance(st, i + 1, out)
+    elif st.phase is Phase.DEALING:
+        if len(st.live()) == 1:
+            betting.close_round(st, out)
+    else:
+        showdown.try_award(st, out)
+
+
+def _misdeal(st: HandState, rule: str, out: list[Outcome] | None) -> None:
+    """DEAL-MISDEAL-REMEDY: stacks back as they were; the table keeps the button."""
+    lock = st.profile.misdeal_lock_actions
+    regardless = rule == "DEAL-HOLE-COUNT" and st.profile.hole_count == "burn-first-extra"
+    if lock and st.acted_after_blinds >= lock and not regardless:
+        raise RuleViolation(
+            "DEAL-MISDEAL-LOCK", f"{st.acted_after_blinds} players after the blinds have acted: the hand is played out"
+        )
+    st.stacks = list(st.starting)
+    n = len(st.order)
+    st.bets = [0] * n
+    st.total = [0] * n
+    st.dead = [0] * n
+    st.misdeal = True
+    st.phase = Phase.COMPLETE
+    st.to_act = -1
+    if out is not None:
+        out.append(HandEnded(tuple((s, st.stacks[i]) for i, s in enumerate(st.order)), True))
+
+
+class Hand:
+    """A hand's entry log with its current state: the dealer tablet's model.
+
+    Every method returns ``self`` so calls chain; a refused entry raises and
+    changes nothing. ``outcomes`` holds what the last entry caused.
+    """
+
+    __slots__ = ("entries", "state", "outcomes")
+
+    def __init__(self, started: HandStarted) -> None:
+        out: list[Outcome] = []
+        self.entries: list[Entry] = [started]
+        self.state = start_hand(started.setup, started.profile, out)
+        self.outcomes: tuple[Outcome, ...] = tuple(out)
+
+    @classmethod
+    def start(cls, setup: HandSetup, profile: RuleProfile = RuleProfile()) -> "Hand":
+        return cls(HandStarted(setup, profile))
+
+    def apply(self, entry: Entry) -> "Hand":
+        self.state, self.outcomes = apply_events(self.state, entry)
+        self.entries.append(entry)
+        return self
+
+    def act(self, seat: int, action: ActionKind, amount: int | None = None) -> "Hand":
+        return self.apply(ActionTaken(seat, action, amount))
+
+    def undo(self) -> "Hand":
+        """Drop the last entry (not the start) and rebuild the state from the rest."""
+        if len(self.entries) < 2:
+            raise InputError("undo", "nothing to undo: the hand has only started")
+        self.entries.pop()
+        self.state = replay(self.entries)
+        self.outcomes = ()
+        return self

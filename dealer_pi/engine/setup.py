@@ -1,0 +1,148 @@
+"""What a hand starts from: seats, stacks, button, forced bets, betting structure.
+
+Seats are numbered 1..10 and may be sparse; clockwise is increasing seat
+number, wrapping. The button may sit on an empty seat (a dead button,
+TABLE-DEAD-BUTTON). Forced bets are given per seat, as in PHH: ``ante`` is
+dead money (a big-blind ante is simply an ante on the big blind's seat) and
+``blind`` is a live blind or straddle.
+
+>>> s = blinds_setup({1: 1000, 4: 1000, 7: 1000}, button=7, small_blind=5, big_blind=10)
+>>> [(x.seat, x.blind) for x in s.seats]
+[(1, 5), (4, 10), (7, 0)]
+>>> heads_up = blinds_setup({2: 500, 5: 500}, button=5, small_blind=5, big_blind=10)
+>>> [(x.seat, x.blind) for x in heads_up.seats]  # BET-HEADS-UP: the button posts the small blind
+[(2, 10), (5, 5)]
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Final, Mapping, Sequence
+
+from .errors import InputError
+
+MAX_SEATS: Final = 10
+
+
+class Structure(enum.Enum):
+    NO_LIMIT = "no-limit"
+    POT_LIMIT = "pot-limit"
+    LIMIT = "limit"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSetup:
+    """One seat dealt into the hand: its stack before any forced bet."""
+
+    seat: int
+    stack: int
+    ante: int = 0
+    blind: int = 0
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """Everything fixed when the hand starts (BET-TABLE-STAKES: stacks are frozen here).
+
+    ``small_bet`` is the minimum bet (NL/PL: the big blind; Limit: the small
+    bet), ``big_bet`` the Limit big bet (0 means ``2 * small_bet``).
+    ``seats`` are in seat-number order.
+    """
+
+    seats: tuple[SeatSetup, ...]
+    button: int
+    structure: Structure = Structure.NO_LIMIT
+    small_bet: int = 2
+    big_bet: int = 0
+    hand_id: str = ""
+
+    def __post_init__(self) -> None:
+        check_setup(self)
+
+    @property
+    def limit_big_bet(self) -> int:
+        return self.big_bet or 2 * self.small_bet
+
+
+def check_setup(setup: HandSetup) -> None:
+    """Refuse a setup that cannot be dealt; errors name the field."""
+    if not isinstance(setup.structure, Structure):
+        raise InputError("setup.structure", "must be no-limit, pot-limit or limit")
+    if len(setup.seats) < 2:
+        raise InputError("setup.seats", "a hand needs at least two seats dealt in")
+    last = 0
+    for i, s in enumerate(setup.seats):
+        w = f"setup.seats[{i}]"
+        if not isinstance(s.seat, int) or not 1 <= s.seat <= MAX_SEATS:
+            raise InputError(f"{w}.seat", f"must be 1..{MAX_SEATS}, got {s.seat!r}")
+        if s.seat <= last:
+            raise InputError(f"{w}.seat", "seats must be listed once each, in increasing order")
+        last = s.seat
+        for name in ("stack", "ante", "blind"):
+            v = getattr(s, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise InputError(f"{w}.{name}", f"must be a whole number >= 0, got {v!r}")
+        if s.stack == 0:
+            raise InputError(f"{w}.stack", "a seat with no chips cannot be dealt in")
+    if not isinstance(setup.button, int) or not 1 <= setup.button <= MAX_SEATS:
+        raise InputError("setup.button", f"must be a seat number 1..{MAX_SEATS}")
+    if isinstance(setup.small_bet, bool) or not isinstance(setup.small_bet, int) or setup.small_bet < 1:
+        raise InputError("setup.small_bet", "must be a whole number >= 1")
+    if isinstance(setup.big_bet, bool) or not isinstance(setup.big_bet, int) or setup.big_bet < 0:
+        raise InputError("setup.big_bet", "must be a whole number >= 0")
+
+
+def clockwise_from(seats: Sequence[int], after: int) -> list[int]:
+    """``seats`` (sorted seat numbers) in dealing order starting left of seat ``after``.
+
+    >>> clockwise_from([1, 3, 6, 9], 6)
+    [9, 1, 3, 6]
+    >>> clockwise_from([1, 3, 6, 9], 4)
+    [6, 9, 1, 3]
+    """
+    later = [s for s in seats if s > after]
+    return later + [s for s in seats if s <= after]
+
+
+def blinds_setup(
+    stacks: Mapping[int, int],
+    button: int,
+    small_blind: int,
+    big_blind: int,
+    *,
+    ante: int = 0,
+    big_blind_ante: int = 0,
+    straddles: Sequence[int] = (),
+    structure: Structure = Structure.NO_LIMIT,
+    big_bet: int = 0,
+    names: Mapping[int, str] | None = None,
+) -> HandSetup:
+    """The usual forced bets from a button position (BET-BLINDS, BET-HEADS-UP).
+
+    Small blind left of the button, big blind next, straddles after it;
+    heads-up the button posts the small blind. ``ante`` is paid by every seat,
+    ``big_blind_ante`` by the big blind only. ``small_bet`` is the big blind.
+    """
+    order = clockwise_from(sorted(stacks), button)
+    if len(order) < 2:
+        raise InputError("stacks", "a hand needs at least two seats dealt in")
+    if len(order) == 2:
+        posters = [order[1], order[0]]  # button (last in order) posts the small blind
+    else:
+        posters = order[:]
+    amounts = [small_blind, big_blind, *straddles]
+    blind_of = {seat: amt for seat, amt in zip(posters, amounts)}
+    bb_seat = posters[1]
+    seats = tuple(
+        SeatSetup(
+            seat=s,
+            stack=stacks[s],
+            ante=ante + (big_blind_ante if s == bb_seat else 0),
+            blind=blind_of.get(s, 0),
+            name=(names or {}).get(s, ""),
+        )
+        for s in sorted(stacks)
+    )
+    return HandSetup(seats=seats, button=button, structure=structure, small_bet=big_blind, big_bet=big_bet)

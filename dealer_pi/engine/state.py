@@ -1,0 +1,206 @@
+"""The state of one hand, derived from its entries (see :mod:`.hand`).
+
+A :class:`HandState` is treated as immutable by everyone outside the engine:
+:func:`dealer_pi.engine.hand.apply` returns a new one and never touches the
+old, which is what makes undo and replay exact. Per-player lists are indexed
+in *dealing order* (first left of the button); ``order[i]`` is the seat
+number of player ``i`` and ``index_of[seat]`` goes back.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from .cards import Card
+from .events import PotAwarded
+from .pots import Pot, build_pots
+from .profiles import RuleProfile
+from .setup import HandSetup, Structure
+
+STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
+
+
+class Phase(enum.Enum):
+    BETTING = "betting"  # a seat is to act
+    DEALING = "dealing"  # waiting for the next board card(s); no betting possible or round closed
+    SHOWDOWN = "showdown"  # board complete, betting over: hands are shown or mucked
+    COMPLETE = "complete"  # every pot awarded (or the hand was void)
+
+
+class HandState:
+    """One hand in progress. Read the attributes; change it only through ``apply``."""
+
+    __slots__ = (
+        "setup", "profile", "order", "index_of", "starting", "stacks", "bets", "total", "dead",
+        "folded", "mucked", "hole", "shown", "board", "burns", "street", "phase", "to_act",
+        "needs", "acted_at", "current_bet", "min_increment", "raises", "aggressor",
+        "last_caller", "first_actor", "acted_after_blinds", "blind_seats", "awards", "declared",
+        "rake", "misdeal", "entries",
+    )
+
+    setup: HandSetup
+    profile: RuleProfile
+    order: tuple[int, ...]
+    index_of: dict[int, int]
+    starting: tuple[int, ...]
+    stacks: list[int]
+    bets: list[int]
+    total: list[int]
+    dead: list[int]
+    folded: list[bool]
+    mucked: list[bool]
+    hole: list[tuple[Card | None, ...]]
+    shown: list[tuple[Card, ...] | None]
+    board: tuple[Card, ...]
+    burns: tuple[Card | None, ...]
+    street: int
+    phase: Phase
+    to_act: int
+    needs: list[bool]
+    acted_at: list[int]
+    current_bet: int
+    min_increment: int
+    raises: int
+    aggressor: int
+    last_caller: int
+    first_actor: int
+    acted_after_blinds: int
+    blind_seats: frozenset[int]
+    awards: tuple[PotAwarded, ...]
+    declared: dict[int, tuple[int, ...]]
+    rake: int
+    misdeal: bool
+    entries: int
+
+    def copy(self) -> "HandState":
+        """A new state sharing nothing mutable with this one."""
+        c = HandState.__new__(HandState)
+        c.setup = self.setup
+        c.profile = self.profile
+        c.order = self.order
+        c.index_of = self.index_of
+        c.starting = self.starting
+        c.stacks = self.stacks[:]
+        c.bets = self.bets[:]
+        c.total = self.total[:]
+        c.dead = self.dead[:]
+        c.folded = self.folded[:]
+        c.mucked = self.mucked[:]
+        c.hole = self.hole[:]
+        c.shown = self.shown[:]
+        c.board = self.board
+        c.burns = self.burns
+        c.street = self.street
+        c.phase = self.phase
+        c.to_act = self.to_act
+        c.needs = self.needs[:]
+        c.acted_at = self.acted_at[:]
+        c.current_bet = self.current_bet
+        c.min_increment = self.min_increment
+        c.raises = self.raises
+        c.aggressor = self.aggressor
+        c.last_caller = self.last_caller
+        c.first_actor = self.first_actor
+        c.acted_after_blinds = self.acted_after_blinds
+        c.blind_seats = self.blind_seats
+        c.awards = self.awards
+        c.declared = dict(self.declared)
+        c.rake = self.rake
+        c.misdeal = self.misdeal
+        c.entries = self.entries
+        return c
+
+    # ------------------------------------------------------------ read-only views
+
+    @property
+    def street_name(self) -> str:
+        return STREET_NAMES[self.street]
+
+    @property
+    def seat_to_act(self) -> int | None:
+        """The seat number whose turn it is, or None when nobody is to act."""
+        return self.order[self.to_act] if self.phase is Phase.BETTING and self.to_act >= 0 else None
+
+    @property
+    def is_complete(self) -> bool:
+        return self.phase is Phase.COMPLETE
+
+    def stack_of(self, seat: int) -> int:
+        return self.stacks[self.index_of[seat]]
+
+    def final_stacks(self) -> dict[int, int]:
+        """Stacks by seat number (after the awards when the hand is complete)."""
+        return {s: self.stacks[i] for i, s in enumerate(self.order)}
+
+    def pots(self) -> list[Pot]:
+        """Main pot then side pots, from every chip put in so far (current bets included)."""
+        return build_pots(self.total, self.dead, self.folded, self.stacks)
+
+    def pot_total(self) -> int:
+        return sum(self.total)
+
+    def live(self) -> list[int]:
+        """Player indices still in the hand (not folded or mucked)."""
+        return [i for i in range(len(self.order)) if not self.folded[i]]
+
+    def able(self) -> list[int]:
+        """Live players who still have chips, so could bet."""
+        return [i for i in range(len(self.order)) if not self.folded[i] and self.stacks[i] > 0]
+
+    def street_size(self) -> int:
+        """Limit: the bet size of this street (small bet preflop/flop, big bet turn/river)."""
+        if self.setup.structure is Structure.LIMIT and self.street >= 2:
+            return self.setup.limit_big_bet
+        return self.setup.small_bet
+
+    def to_dict(self, reveal_hole_cards: bool = False) -> dict[str, Any]:
+        """A JSON-able snapshot for the journal and the web.
+
+        Hole cards are under ``seats[].hole`` as ``{"secret": true, "cards": [...]}``;
+        with ``reveal_hole_cards=False`` the cards are replaced by ``null`` (a card
+        present but hidden) so a view can never leak them by mistake. Shown hands
+        (``shown``) are public.
+        """
+        seats = []
+        for i, s in enumerate(self.order):
+            cards: list[str | None] = [
+                (str(c) if (reveal_hole_cards and c is not None) else None) for c in self.hole[i]
+            ]
+            shown = self.shown[i]
+            seats.append({
+                "seat": s,
+                "name": next((x.name for x in self.setup.seats if x.seat == s), ""),
+                "stack": self.stacks[i],
+                "starting_stack": self.starting[i],
+                "bet": self.bets[i],
+                "total_in": self.total[i],
+                "folded": self.folded[i],
+                "mucked": self.mucked[i],
+                "all_in": self.stacks[i] == 0 and not self.folded[i],
+                "hole": {"secret": True, "count": len(self.hole[i]), "cards": cards},
+                "shown": None if shown is None else [str(c) for c in shown],
+            })
+        collected = [t - b for t, b in zip(self.total, self.bets)]
+        pots = build_pots(collected, self.dead, self.folded, self.stacks) if self.phase is not Phase.COMPLETE else []
+        return {
+            "hand_id": self.setup.hand_id,
+            "profile": self.profile.name,
+            "structure": self.setup.structure.value,
+            "button": self.setup.button,
+            "street": self.street_name,
+            "phase": self.phase.value,
+            "seat_to_act": self.seat_to_act,
+            "current_bet": self.current_bet,
+            "board": [str(c) for c in self.board],
+            "seats": seats,
+            "pots": [{"amount": p.amount, "eligible": [self.order[i] for i in p.eligible]} for p in pots],
+            "pot_total": self.pot_total(),
+            "awards": [
+                {"pot": a.pot, "amount": a.amount, "shares": [list(x) for x in a.shares],
+                 "rake": a.rake, "description": a.description}
+                for a in self.awards
+            ],
+            "rake": self.rake,
+            "misdeal": self.misdeal,
+        }
