@@ -1,0 +1,408 @@
+/* Dealer tablet: table view, action entry, alerts, device status.
+ * Hole cards are secrets: this page never draws a hole card, whatever the
+ * snapshot holds; seats only ever show card backs. */
+(function () {
+  "use strict";
+  var DP = window.DP;
+  var $ = function (id) { return document.getElementById(id); };
+
+  var token = "";
+  var view = null;
+  var amount = null;        // chosen "raise to" total
+  var amountFor = null;     // the decision point the amount belongs to
+  var busy = false;
+
+  /* ---------- posting ---------- */
+
+  function post(obs, okText) {
+    if (busy) return Promise.resolve();
+    busy = true;
+    document.body.classList.add("busy");
+    obs.source = obs.source || "tablet";
+    return DP.api("POST", DP.API + "/observations", token, obs).then(function () {
+      say(okText || "", "ok");
+      if (conn) conn.refresh();
+    }, function (err) {
+      say(err.message || "Refused", "bad");
+      if (err.status === 401 || err.status === 403) refusedToken(err);
+    }).then(function () {
+      busy = false;
+      document.body.classList.remove("busy");
+    });
+  }
+
+  function say(text, kind) {
+    var m = $("msg");
+    m.textContent = text;
+    m.className = "msg " + (kind || "");
+  }
+
+  /* ---------- amounts ---------- */
+
+  function num(v) { var n = Number(v); return isFinite(n) ? n : null; }
+
+  // The pot a pot-sized raise is measured on: the chips collected in the
+  // middle, the bets in front of the players, and the call (BET-PL-MAX wording).
+  function sizingPot(v) {
+    return (v.collected || 0) + (v.betsOut || 0) + (num(v.toCall) || 0);
+  }
+
+  function quick(size, v) {
+    var minTo = num(v.minTo), maxTo = num(v.maxTo);
+    var cur = num(v.currentBet) || 0;
+    var target;
+    if (size === "min") target = minTo;
+    else {
+      var frac = size === "half" ? 0.5 : 1;
+      target = cur + Math.floor(sizingPot(v) * frac);
+    }
+    if (target === null) return null;
+    if (minTo !== null) target = Math.max(target, minTo);
+    if (maxTo !== null) target = Math.min(target, maxTo);
+    return target;
+  }
+
+  function amountProblem(a, v) {
+    var minTo = num(v.minTo), maxTo = num(v.maxTo);
+    if (a === null || a === undefined) return "Choose an amount";
+    if (minTo !== null && a < minTo && !(maxTo !== null && a === maxTo)) return "Below the minimum " + DP.chips(minTo) + " (BET-NL-MIN)";
+    if (maxTo !== null && a > maxTo) return "Above the maximum " + DP.chips(maxTo);
+    return "";
+  }
+
+  /* ---------- drawing ---------- */
+
+  function render(v) {
+    view = v;
+    $("table-name").textContent = v.tableName || "Table";
+    $("hand-no").textContent = v.handNo === null ? "–" : v.handNo;
+    $("phase").textContent = v.phase || "waiting";
+    var blinds = v.smallBlind !== null && v.bigBlind !== null ? DP.chips(v.smallBlind) + " / " + DP.chips(v.bigBlind) : "–";
+    if (v.ante) blinds += "  ante " + DP.chips(v.ante);
+    $("blinds").textContent = blinds;
+    renderDevices(v.devices || {});
+    renderAlerts(v.alerts);
+    renderTable(v);
+    renderPanel(v);
+  }
+
+  function devState(el, state, text) {
+    el.dataset.state = state;
+    el.querySelector("b").textContent = text;
+  }
+
+  function renderDevices(d) {
+    var shoe = d.shoe || {};
+    if (typeof shoe === "string") shoe = { state: shoe };
+    var shoeState = String(DP.pick(shoe, ["state", "status", "connection"], shoe.connected === true ? "connected" : shoe.connected === false ? "disconnected" : "none"));
+    var shoeOk = /^(connected|ok|ready|live)$/i.test(shoeState);
+    var shoeOff = /^(none|off|disabled|absent)$/i.test(shoeState);
+    devState($("dev-shoe"), shoeOk ? "ok" : shoeOff ? "off" : "bad", shoeState);
+
+    var cam = d.camera || {};
+    if (typeof cam === "string") cam = { state: cam };
+    var fps = num(DP.pick(cam, ["fps", "frames_per_second"], null));
+    var camState = String(DP.pick(cam, ["state", "status"], fps !== null ? "running" : "none"));
+    var camOff = /^(none|off|disabled|absent)$/i.test(camState);
+    devState($("dev-camera"), camOff ? "off" : fps !== null && fps > 0 ? "ok" : "bad",
+      camOff ? camState : (fps !== null ? fps.toFixed(1) + " fps" : camState));
+
+    var cal = DP.pick(d, ["calibration"], null) || DP.pick(cam, ["calibration", "calibrated"], null);
+    if (cal && typeof cal === "object") cal = DP.pick(cal, ["state", "status"], "unknown");
+    if (cal === true) cal = "ok";
+    if (cal === false) cal = "needed";
+    cal = cal === null ? (camOff ? "n/a" : "unknown") : String(cal);
+    devState($("dev-calibration"), /^(ok|calibrated|good)$/i.test(cal) ? "ok" : /^(n\/a|none|off)$/i.test(cal) ? "off" : "bad", cal);
+  }
+
+  var OPEN = /^(open|pending|new|active|raised|undecided|)$/i;
+
+  function renderAlerts(alerts) {
+    var box = $("alerts");
+    box.textContent = "";
+    alerts.filter(function (a) { return OPEN.test(String(a.status || "")); }).forEach(function (a) {
+      var verdict = String(a.verdict || "information").toLowerCase();
+      var card = DP.el("article", "alert v-" + verdict);
+      card.dataset.alertId = a.id;
+      card.dataset.rule = a.rule;
+      var head = DP.el("div", "alert-head");
+      head.appendChild(DP.el("span", "verdict", verdict));
+      head.appendChild(DP.el("code", "rule", a.rule));
+      if (a.message) head.appendChild(DP.el("span", "alert-msg", a.message));
+      card.appendChild(head);
+      if (a.remedy) {
+        var r = DP.el("p", "remedy");
+        r.appendChild(DP.el("b", null, "Remedy: "));
+        r.appendChild(document.createTextNode(a.remedy));
+        card.appendChild(r);
+      }
+      var btns = DP.el("div", "alert-btns");
+      var ok = DP.el("button", "alert-btn confirm", "Confirm");
+      ok.type = "button";
+      ok.onclick = function () { post({ type: "decision", alert_id: a.id, decision: "confirm" }, a.rule + " confirmed"); };
+      var no = DP.el("button", "alert-btn dismiss", "Dismiss");
+      no.type = "button";
+      no.onclick = function () { post({ type: "decision", alert_id: a.id, decision: "dismiss" }, a.rule + " dismissed"); };
+      btns.appendChild(ok);
+      btns.appendChild(no);
+      card.appendChild(btns);
+      box.appendChild(card);
+    });
+    document.body.classList.toggle("has-alerts", box.childElementCount > 0);
+  }
+
+  // Seats around an oval, as the dealer sees the table: seat 1 on the
+  // dealer's left, clockwise to the last seat on the dealer's right.
+  function seatCount(v) {
+    var n = num(v.raw && v.raw.table && v.raw.table.seats);
+    var hi = v.seats.reduce(function (m, s) { return Math.max(m, s.seat); }, 0);
+    return Math.max(n || 0, hi, 2);
+  }
+
+  function renderTable(v) {
+    var board = $("board");
+    board.textContent = "";
+    for (var i = 0; i < 5; i++) {
+      board.appendChild(v.board[i] ? DP.cardEl(v.board[i], "md") : DP.cardSlot("md"));
+    }
+    var pot = $("pot");
+    pot.textContent = "";
+    if (v.awards.length) {
+      v.awards.forEach(function (w) {
+        var who = w.shares.map(function (x) { return DP.seatName(v, x.seat) + " " + DP.chips(x.amount); }).join(", ");
+        var t = DP.el("span", "pot-award", (w.pot ? "Side pot " + w.pot : "Main pot") + " → " + who);
+        if (w.description) t.title = w.description;
+        pot.appendChild(t);
+      });
+    } else {
+      var pots = v.pots.filter(function (p) { return Number(p.amount) > 0; });
+      pot.appendChild(DP.el("span", "pot-main", "Pot " + DP.chips(v.potTotal || 0)));
+      if (pots.length > 1) {
+        var subs = DP.el("div", "pot-subs");
+        pots.forEach(function (p, i) { subs.appendChild(DP.el("span", i ? "pot-side" : "pot-sub", p.name + " " + DP.chips(p.amount))); });
+        pot.appendChild(subs);
+      }
+    }
+
+    var seats = $("seats");
+    seats.textContent = "";
+    var n = seatCount(v);
+    var bySeat = {};
+    v.seats.forEach(function (s) { bySeat[s.seat] = s; });
+    var gap = 26;
+    for (var k = 1; k <= n; k++) {
+      var s = bySeat[k];
+      var ang = (90 + gap + (360 - 2 * gap) * (k - 1) / Math.max(1, n - 1)) * Math.PI / 180;
+      var x = 50 + 44 * Math.cos(ang), y = 50 + 41 * Math.sin(ang);
+      var box = DP.el("div", "seat");
+      box.style.left = x + "%";
+      box.style.top = y + "%";
+      box.dataset.seat = k;
+      if (!s || !s.name && s.stack === null) {
+        box.classList.add("empty");
+        box.appendChild(DP.el("div", "seat-no", k));
+        box.appendChild(DP.el("div", "seat-name", "empty"));
+        seats.appendChild(box);
+        continue;
+      }
+      if (s.folded) box.classList.add("folded");
+      if (s.allIn) box.classList.add("allin");
+      if (s.sittingOut) box.classList.add("out");
+      if (v.toAct === k && v.inProgress) box.classList.add("to-act");
+      var top = DP.el("div", "seat-top");
+      top.appendChild(DP.el("span", "seat-no", k));
+      if (v.button === k) top.appendChild(DP.el("span", "badge btn", "D"));
+      if (v.sbSeat === k) top.appendChild(DP.el("span", "badge sb", "SB"));
+      if (v.bbSeat === k) top.appendChild(DP.el("span", "badge bb", "BB"));
+      box.appendChild(top);
+      box.appendChild(DP.el("div", "seat-name", s.name || "Seat " + k));
+      box.appendChild(DP.el("div", "seat-stack num", DP.chips(s.stack)));
+      var state = s.folded ? "folded" : s.allIn ? "all-in" : (s.lastAction || "");
+      box.appendChild(DP.el("div", "seat-state", state));
+      // Face-down backs only: never the card identities (hole cards are secret here).
+      if (v.inProgress && !s.folded && s.inHand !== false) {
+        var backs = DP.el("div", "seat-backs");
+        var count = num(s.holeCount);
+        if (count === null) count = s.hole.length || 2;
+        for (var c = 0; c < Math.min(count, 2); c++) backs.appendChild(DP.cardEl(null, "xs"));
+        box.appendChild(backs);
+      }
+      if (Number(s.bet) > 0) {
+        var bet = DP.el("div", "seat-bet num", DP.chips(s.bet));
+        // the bet sits between the seat and the middle of the felt
+        bet.style.left = (50 + 27 * Math.cos(ang)) + "%";
+        bet.style.top = (50 + 22 * Math.sin(ang)) + "%";
+        bet.dataset.seat = k;
+        seats.appendChild(bet);
+      }
+      if (s.won) box.appendChild(DP.el("div", "seat-won num", "+" + DP.chips(s.won)));
+      seats.appendChild(box);
+    }
+  }
+
+  function can(v, action) {
+    if (!v.inProgress || v.toAct === null) return false;
+    if (v.legal.length) {
+      if (action === "raise") return v.legal.indexOf("raise") >= 0 || v.legal.indexOf("bet") >= 0;
+      if (action === "all-in") return v.legal.indexOf("all-in") >= 0 || v.legal.indexOf("all_in") >= 0;
+      return v.legal.indexOf(action) >= 0;
+    }
+    var toCall = num(v.toCall) || 0;
+    if (action === "check") return toCall === 0;
+    if (action === "call") return toCall > 0;
+    return true;
+  }
+
+  function renderPanel(v) {
+    var acting = v.inProgress && v.toAct !== null;
+    $("turn-name").textContent = acting ? "Seat " + v.toAct + " · " + DP.seatName(v, v.toAct) : (v.inProgress ? "–" : "Between hands");
+    $("to-call").textContent = acting && v.toCall !== null ? DP.chips(v.toCall) : "–";
+    $("min-to").textContent = acting && v.minTo !== null ? DP.chips(v.minTo) : "–";
+    $("max-to").textContent = acting && v.maxTo !== null ? DP.chips(v.maxTo) : "–";
+
+    var betting = can(v, "raise");
+    var isBet = (num(v.currentBet) || 0) === 0 && v.legal.indexOf("raise") < 0;
+    var word = isBet ? "Bet" : "Raise to";
+    $("raise-word").textContent = word;
+    $("amount-label").textContent = word;
+    $("keypad-label").textContent = word;
+
+    var point = [v.handNo, v.phase, v.toAct, v.minTo, v.maxTo].join("|");
+    if (point !== amountFor) { amountFor = point; amount = betting ? quick("min", v) : null; }
+    showAmount();
+
+    document.querySelectorAll(".act[data-action]").forEach(function (b) {
+      b.disabled = !can(v, b.dataset.action);
+    });
+    document.querySelectorAll(".size, #keypad-open").forEach(function (b) { b.disabled = !betting; });
+    $("call-amt").textContent = can(v, "call") && v.toCall ? DP.chips(v.toCall) : "";
+    var me = null;
+    v.seats.forEach(function (s) { if (s.seat === v.toAct) me = s; });
+    $("allin-amt").textContent = acting && me && me.stack !== null ? DP.chips((num(me.stack) || 0) + (num(me.bet) || 0)) : "";
+    $("undo").disabled = false;
+  }
+
+  function showAmount() {
+    var v = view;
+    var out = $("amount");
+    var raiseBtn = $("raise-btn");
+    if (!v || amount === null || !can(v, "raise")) {
+      out.textContent = "–";
+      $("raise-amt").textContent = "";
+      return;
+    }
+    out.textContent = DP.chips(amount);
+    $("raise-amt").textContent = DP.chips(amount);
+    var problem = amountProblem(amount, v);
+    out.classList.toggle("bad", !!problem);
+    raiseBtn.disabled = !!problem;
+    if (problem) say(problem, "bad");
+  }
+
+  /* ---------- keypad ---------- */
+
+  var keyValue = "";
+  function openKeypad() {
+    if (!view) return;
+    keyValue = "";
+    $("keypad-value").textContent = "0";
+    $("keypad-hint").textContent = "min " + DP.chips(view.minTo) + " · max " + DP.chips(view.maxTo);
+    $("keypad").hidden = false;
+  }
+  function key(k) {
+    if (k === "C") keyValue = "";
+    else if (k === "⌫") keyValue = keyValue.slice(0, -1);
+    else if (keyValue.length < 9) keyValue = (keyValue + k).replace(/^0+/, "");
+    $("keypad-value").textContent = DP.chips(keyValue || "0");
+    var problem = keyValue ? amountProblem(Number(keyValue), view) : "";
+    $("keypad-hint").textContent = problem || "min " + DP.chips(view.minTo) + " · max " + DP.chips(view.maxTo);
+    $("keypad-hint").classList.toggle("bad", !!problem);
+  }
+
+  /* ---------- confirmation for the big, irreversible buttons ---------- */
+
+  function confirmThen(text, fn) {
+    $("confirm-text").textContent = text;
+    $("confirm").hidden = false;
+    $("confirm-yes").onclick = function () { $("confirm").hidden = true; fn(); };
+    $("confirm-no").onclick = function () { $("confirm").hidden = true; };
+  }
+
+  /* ---------- wiring ---------- */
+
+  function act(action) {
+    var v = view;
+    if (!v || v.toAct === null) return;
+    var obs = { type: "action", seat: v.toAct, action: action };
+    var label = DP.seatName(v, v.toAct) + ": " + action;
+    if (action === "raise") {
+      obs.action = (num(v.currentBet) || 0) === 0 && v.legal.indexOf("raise") < 0 ? "bet" : "raise";
+      obs.amount = amount;
+      label = DP.seatName(v, v.toAct) + ": " + obs.action + " " + DP.chips(amount);
+    }
+    post(obs, label);
+  }
+
+  var conn = null;
+  function refusedToken(err) {
+    if (conn) conn.close();
+    DP.forgetToken("dealer");
+    DP.askToken("dealer", start, "The server refused this token (" + err.status + ").");
+  }
+
+  function start(t, refused) {
+    token = t;
+    conn = DP.connect({
+      token: token,
+      onState: function (snap) { render(DP.view(snap)); },
+      onStatus: DP.statusBanner($("conn")),
+      onAuthError: refused || refusedToken
+    });
+  }
+
+  document.querySelectorAll(".act[data-action]").forEach(function (b) {
+    b.addEventListener("click", function () { act(b.dataset.action); });
+  });
+  document.querySelectorAll(".size[data-size]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      if (!view) return;
+      amount = quick(b.dataset.size, view);
+      say("", "");
+      showAmount();
+    });
+  });
+  $("keypad-open").addEventListener("click", openKeypad);
+  document.querySelectorAll(".key").forEach(function (b) {
+    b.addEventListener("click", function () { key(b.dataset.key); });
+  });
+  $("keypad-cancel").addEventListener("click", function () { $("keypad").hidden = true; });
+  $("keypad-ok").addEventListener("click", function () {
+    if (!keyValue) return;
+    var a = Number(keyValue);
+    var problem = amountProblem(a, view);
+    if (problem) { $("keypad-hint").textContent = problem; $("keypad-hint").classList.add("bad"); return; }
+    amount = a;
+    $("keypad").hidden = true;
+    say("", "");
+    showAmount();
+  });
+  $("undo").addEventListener("click", function () { post({ type: "dealer", declare: "undo" }, "Last entry undone"); });
+  $("misdeal").addEventListener("click", function () {
+    confirmThen("Declare a misdeal? The hand is void: stacks and blinds are restored and the button stays (DEAL-MISDEAL-REMEDY).", function () {
+      post({ type: "dealer", declare: "misdeal" }, "Misdeal declared");
+    });
+  });
+  $("new-hand").addEventListener("click", function () {
+    var v = view;
+    var run = function () { post({ type: "dealer", declare: "new hand" }, "New hand"); };
+    if (v && v.inProgress) confirmThen("Start a new hand while this one is still running?", run);
+    else run();
+  });
+  $("forget-token").addEventListener("click", function () {
+    if (conn) conn.close();
+    DP.forgetToken("dealer");
+    DP.askToken("dealer", start);
+  });
+
+  DP.withToken("dealer", start);
+})();

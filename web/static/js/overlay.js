@@ -1,0 +1,143 @@
+/* Stream overlay, 1920x1080 on a transparent page (an OBS browser source).
+ * /overlay: the public view, delayed by the server (no token).
+ * /overlay/live: the producer's view (producer token), hole cards at once.
+ * The page draws only what the server sends: the delay and the hole-card
+ * filter are the server's job, never this page's. */
+(function () {
+  "use strict";
+  var DP = window.DP;
+  var $ = function (id) { return document.getElementById(id); };
+  var stage = $("stage");
+  var live = stage.dataset.live === "true" || /\/live\/?$/.test(location.pathname);
+
+  function actionText(s, v) {
+    if (s.folded) return "FOLD";
+    if (s.allIn) return "ALL-IN";
+    if (v.toAct === s.seat && v.inProgress) return "TO ACT";
+    var a = s.lastAction;
+    if (a && typeof a === "object") a = DP.pick(a, ["action", "kind"], "");
+    return a ? String(a).toUpperCase() : "";
+  }
+
+  function renderPlayers(v) {
+    var box = $("players");
+    box.textContent = "";
+    var winners = {};
+    v.awards.forEach(function (w) { w.shares.forEach(function (x) { if (x.amount > 0) winners[x.seat] = (winners[x.seat] || 0) + x.amount; }); });
+    v.seats.filter(function (s) { return !s.sittingOut && (s.name || s.stack !== null); }).forEach(function (s) {
+      var bar = DP.el("div", "pbar");
+      bar.dataset.seat = s.seat;
+      if (s.folded) bar.classList.add("folded");
+      if (s.allIn) bar.classList.add("allin");
+      if (v.toAct === s.seat && v.inProgress) bar.classList.add("to-act");
+      if (winners[s.seat]) bar.classList.add("winner");
+
+      var cards = DP.el("div", "pcards");
+      // Shown hands are public; otherwise the hole cards the server let this view have.
+      var faces = s.shown.length ? s.shown : s.hole.filter(function (c) { return DP.parseCard(c); });
+      var count = s.holeCount !== null && s.holeCount !== undefined ? Number(s.holeCount) : (v.inProgress ? 2 : 0);
+      if (!s.folded && faces.length) {
+        faces.forEach(function (c) { cards.appendChild(DP.cardEl(c, "ov")); });
+      } else if (!s.folded && count > 0) {
+        for (var i = 0; i < Math.min(count, 2); i++) cards.appendChild(DP.cardEl(null, "ov"));
+      }
+      bar.appendChild(cards);
+
+      var main = DP.el("div", "pmain");
+      var top = DP.el("div", "pname");
+      top.appendChild(DP.el("span", "pseat", s.seat));
+      top.appendChild(DP.el("span", "pname-text", s.name || "Seat " + s.seat));
+      if (v.button === s.seat) top.appendChild(DP.el("span", "badge btn", "D"));
+      main.appendChild(top);
+      var act = actionText(s, v);
+      var sub = DP.el("div", "paction", winners[s.seat] ? "WINS " + DP.chips(winners[s.seat]) : act);
+      main.appendChild(sub);
+      bar.appendChild(main);
+
+      var right = DP.el("div", "pright");
+      right.appendChild(DP.el("div", "pstack num", DP.chips(s.stack)));
+      if (Number(s.bet) > 0) right.appendChild(DP.el("div", "pbet num", DP.chips(s.bet)));
+      bar.appendChild(right);
+      box.appendChild(bar);
+    });
+  }
+
+  function renderCenter(v) {
+    var board = $("board");
+    board.textContent = "";
+    var show = v.board.length > 0 || v.inProgress;
+    $("center").hidden = !show;
+    for (var i = 0; i < 5; i++) {
+      board.appendChild(v.board[i] ? DP.cardEl(v.board[i], "board") : DP.cardSlot("board"));
+    }
+    var pots = $("pots");
+    pots.textContent = "";
+    var sidePots = v.pots.filter(function (p) { return Number(p.amount) > 0; });
+    var main = DP.el("div", "pot-total");
+    main.appendChild(DP.el("span", "pot-label", "POT"));
+    main.appendChild(DP.el("span", "pot-amt num", DP.chips(v.potTotal || v.awards.reduce(function (t, w) { return t + (Number(w.amount) || 0); }, 0))));
+    pots.appendChild(main);
+    if (sidePots.length > 1) {
+      sidePots.forEach(function (p, k) {
+        var e = DP.el("div", "pot-chip" + (k ? " side" : ""));
+        e.appendChild(DP.el("span", "pot-label", k ? "SIDE " + k : "MAIN"));
+        e.appendChild(DP.el("span", "pot-amt num", DP.chips(p.amount)));
+        pots.appendChild(e);
+      });
+    }
+  }
+
+  function renderWinner(v) {
+    var w = $("winner");
+    w.textContent = "";
+    if (!v.awards.length) { w.hidden = true; return; }
+    v.awards.forEach(function (a) {
+      var row = DP.el("div", "win-row");
+      var names = a.shares.filter(function (x) { return x.amount > 0; })
+        .map(function (x) { return DP.seatName(v, x.seat); });
+      row.appendChild(DP.el("span", "win-pot", a.pot ? "SIDE POT " + a.pot : (v.awards.length > 1 ? "MAIN POT" : "POT")));
+      row.appendChild(DP.el("span", "win-name", names.join(" & ") + (names.length > 1 ? " split" : " wins")));
+      row.appendChild(DP.el("span", "win-amt num", DP.chips(a.amount)));
+      if (a.description) row.appendChild(DP.el("span", "win-hand", a.description));
+      w.appendChild(row);
+    });
+    w.hidden = false;
+  }
+
+  function render(snap) {
+    var v = DP.view(snap);
+    $("table-name").textContent = v.tableName || $("table-name").textContent;
+    $("hand-no").textContent = v.handNo === null ? "–" : v.handNo;
+    $("street").textContent = v.inProgress ? (v.phase || "").toUpperCase() : "";
+    var blinds = v.smallBlind !== null && v.bigBlind !== null ? DP.chips(v.smallBlind) + " / " + DP.chips(v.bigBlind) : "";
+    if (v.ante) blinds += " (" + DP.chips(v.ante) + ")";
+    $("blinds").textContent = blinds;
+    var mode = $("mode");
+    if (live) mode.textContent = "LIVE";
+    else {
+      var d = Number(v.delay !== null ? v.delay : stage.dataset.delay) || 0;
+      mode.textContent = d ? "DELAY " + DP.clockText(d) : "DELAYED";
+    }
+    renderPlayers(v);
+    renderCenter(v);
+    renderWinner(v);
+    var empty = !v.seats.length;
+    $("waiting").hidden = !empty;
+    $("waiting").textContent = empty ? (live ? "Waiting for the table…" : "The stream view starts after the delay") : "";
+    document.body.dataset.street = v.phase || "";
+  }
+
+  function start(token, refused) {
+    DP.connect({
+      token: token,
+      statePath: DP.API + "/state" + (live ? "" : "?view=public"),
+      eventsPath: DP.API + "/events" + (live ? "" : "?view=public"),
+      onState: render,
+      onStatus: DP.statusBanner($("conn")),
+      onAuthError: refused
+    });
+  }
+
+  if (live) DP.withToken("producer", start);
+  else start("", function () { /* the public view needs no token */ });
+})();
