@@ -32,15 +32,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Union
 
-from .errors import InputError
+from .errors import EngineError, InputError, RuleViolation
+from .events import ActionTaken, BoardDealt, ChipsPlaced, Entry, HandMucked, HandStarted, MisdealDeclared, Outcome
 from .events import Event as EngineEvent
 from .events import event_to_dict as engine_event_to_dict
+from .hand import apply_events, start_hand
+from .legal import LegalActions, legal_actions
 from .monitor.alerts import (
     AlertConfirmed, AlertDismissed, AlertRaised, EntryUndone, MonitorEvent, ProcedureCompleted, alert_event_to_dict,
 )
-from .observations import MAX_SEATS, Observation
+from .monitor.alerts import Verdict
+from .monitor.monitor import BettingView, DealMonitor, Step
+from .observations import (
+    MAX_SEATS, ActionKind, AlertDecision, CardLeft, CardSeen, ChipsPushed, DealerDeclaration, Decision,
+    Declaration, Observation, PlayerAction, ShoeDraw,
+)
 from .profiles import RuleProfile, profile_from_mapping
-from .setup import Structure
+from .setup import Structure, blinds_setup
+from .state import HandState, Phase
 
 SessionEvent = Union[EngineEvent, MonitorEvent]
 
@@ -180,6 +189,32 @@ def event_to_json(event: SessionEvent) -> dict[str, Any]:
     return engine_event_to_dict(event)
 
 
+DEALER_ENTRIES = (PlayerAction, ChipsPushed, DealerDeclaration, AlertDecision)
+
+
+@dataclass(frozen=True, slots=True)
+class _Checkpoint:
+    """The session right after a hand started: enough to rebuild from there (undo)."""
+
+    at: int  # first observation index played on this hand
+    stacks: tuple[tuple[int, int], ...]
+    button: int
+    hand_no: int
+    hand: HandState
+
+
+def betting_view(st: HandState) -> BettingView:
+    """What the betting engine tells the monitor (see :class:`BettingView`)."""
+    if st.phase is Phase.BETTING:
+        closed = st.street
+    elif st.phase is Phase.DEALING:
+        closed = st.street + 1
+    else:
+        closed = 4
+    live = st.live()
+    return BettingView(closed, len(live) == 1, st.acted_after_blinds, frozenset(st.order[i] for i in live))
+
+
 class TableSession:
     """A table's live state: the current hand, its betting and its dealing procedure.
 
@@ -188,22 +223,59 @@ class TableSession:
 
     def __init__(self, setup: TableSetup) -> None:
         """Start the session and deal the first hand in (antes and blinds posted)."""
-        raise NotImplementedError
+        setup.check()
+        self._setup = setup
+        self._profile = setup.rule_profile()
+        self._log: list[Observation] = []
+        self._events: list[SessionEvent] = []
+        self._undone: set[int] = set()
+        self._stacks: dict[int, int] = {s: st for s, st in setup.seats.items() if st > 0}
+        self._button = setup.button
+        self._hand_no = 0
+        self._monitor = DealMonitor(self._profile)
+        self._checkpoints: list[_Checkpoint] = []
+        self._board_states: list[HandState] = []
+        self._hand: HandState
+        self._view_of: HandState | None = None
+        self._view = BettingView()
+        self._events.extend(self._start_hand(0))
+
+    # ------------------------------------------------------------ reading
 
     @property
     def setup(self) -> TableSetup:
         """The setup the session was built from (for the journal)."""
-        raise NotImplementedError
+        return self._setup
+
+    @property
+    def profile(self) -> RuleProfile:
+        """The active rule profile, overrides applied."""
+        return self._profile
+
+    @property
+    def hand(self) -> HandState:
+        """The betting engine's state of the current hand (read only)."""
+        return self._hand
 
     @property
     def observations(self) -> tuple[Observation, ...]:
         """Every accepted observation in order, undo declarations included: replay input."""
-        raise NotImplementedError
+        return tuple(self._log)
 
     @property
     def events(self) -> tuple[SessionEvent, ...]:
-        """Every event emitted so far, in order (what the journal stores beside observations)."""
-        raise NotImplementedError
+        """Every event emitted so far, in order, the first hand's start included."""
+        return tuple(self._events)
+
+    def open_alerts(self) -> list[AlertRaised]:
+        """Alerts raised in this hand and not yet confirmed or dismissed, oldest first."""
+        return [oa.alert for oa in self._monitor.open.values()]
+
+    def legal_actions(self) -> LegalActions | None:
+        """What the seat to act may do now (None when nobody is to act)."""
+        return legal_actions(self._hand)
+
+    # ------------------------------------------------------------ feeding
 
     def feed(self, obs: Observation) -> list[SessionEvent]:
         """Apply one observation; returns the events it caused (possibly none).
@@ -213,24 +285,18 @@ class TableSession:
         Sensor observations (shoe, camera) are never refused for breaking the dealing
         procedure: they raise alerts instead.
         """
-        raise NotImplementedError
+        at = len(self._log)
+        if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.UNDO:
+            events = self._undo(at)
+        else:
+            events = self._apply(at, obs)
+        self._log.append(obs)
+        self._events.extend(events)
+        return events
 
-    def snapshot(self, *, secrets: bool = True) -> dict[str, Any]:
-        """The whole visible state, JSON-ready.
-
-        Keys: ``table`` (profile, structure, blinds, ante, button, seats with name,
-        stack, bet, state), ``hand`` (number, street, board, burns count, to_act,
-        legal actions of the seat to act, status), ``pots``, ``alerts`` (open alerts,
-        JSON form), ``procedure`` (the correction being tracked, or None),
-        ``observations`` (count) and, only with ``secrets=True``, ``secret``:
-        ``{"hole_cards": {seat: [card or None, ...]}, "burns": [...]}``. Undealt
-        cards are never in any snapshot (DEAL-NO-RABBIT).
-        """
-        raise NotImplementedError
-
-    def open_alerts(self) -> list[Any]:
-        """Alerts raised and not yet confirmed or dismissed (``AlertRaised``)."""
-        raise NotImplementedError
+    def undo(self) -> list[SessionEvent]:
+        """Take back the last dealer entry: the same as feeding ``DealerDeclaration(UNDO)``."""
+        return self.feed(DealerDeclaration(Declaration.UNDO))
 
     @classmethod
     def replay(cls, setup: TableSetup, observations: Iterable[Observation]) -> "TableSession":
@@ -239,3 +305,233 @@ class TableSession:
         for obs in observations:
             session.feed(obs)
         return session
+
+    # ------------------------------------------------------------ internals
+
+    def _betting_view(self) -> BettingView:
+        if self._view_of is not self._hand:
+            self._view = betting_view(self._hand)
+            self._view_of = self._hand
+        return self._view
+
+    def _start_hand(self, at: int) -> list[SessionEvent]:
+        """Deal a hand in from the current stacks and button (blinds and antes posted)."""
+        sb, bb = self._setup.blinds
+        hand_setup = blinds_setup(
+            self._stacks, self._button, sb, bb, ante=self._setup.ante, structure=self._setup.structure,
+            names=self._setup.names,
+        )
+        started = HandStarted(hand_setup, self._profile)
+        out: list[Outcome] = []
+        self._hand = start_hand(hand_setup, self._profile, out)
+        self._hand_no += 1
+        self._board_states = []
+        self._monitor.start_hand(self._hand.order, self._hand_no)
+        self._checkpoints.append(_Checkpoint(
+            at, tuple(self._stacks.items()), self._button, self._hand_no, self._hand))
+        return [started, *out]
+
+    def _apply(self, at: int, obs: Observation) -> list[SessionEvent]:
+        """One observation; raises before changing anything when it is refused."""
+        if isinstance(obs, (PlayerAction, ChipsPushed)):
+            entry: Entry
+            if isinstance(obs, ChipsPushed):
+                entry = ChipsPlaced(obs.seat, obs.amount, obs.single_chip, obs.declared, obs.declared_amount)
+            elif obs.action is ActionKind.FOLD and self._hand.phase is Phase.SHOWDOWN:
+                entry = HandMucked(obs.seat)
+            else:
+                entry = ActionTaken(obs.seat, obs.action, obs.amount)
+            view = self._betting_view()
+            new, outcomes = apply_events(self._hand, entry)  # raises: nothing changed yet
+            self._hand = new
+            events: list[SessionEvent] = [*outcomes]
+            step = self._monitor.observe(at, obs, view)
+            return self._take_step(at, step, events)
+        if isinstance(obs, (ShoeDraw, CardSeen, CardLeft)):
+            step = self._monitor.observe(at, obs, self._betting_view())
+            return self._take_step(at, step, [])
+        if isinstance(obs, AlertDecision):
+            return self._decide(at, obs)
+        if isinstance(obs, DealerDeclaration):
+            if obs.declare is Declaration.MISDEAL:
+                return self._misdeal(at, self._monitor.misdeal_alert)
+            if obs.declare is Declaration.NEW_HAND:
+                return self._new_hand(at)
+            return []  # SHUFFLE_DONE: the dealer's own record; nothing to check
+        raise InputError("observation", f"not an observation: {type(obs).__name__}")
+
+    def _take_step(self, at: int, step: Step, events: list[SessionEvent]) -> list[SessionEvent]:
+        """Hand the monitor's accepted cards to the betting engine and collect the events."""
+        for _ in range(step.retract_board):
+            if self._board_states:
+                self._hand = self._board_states.pop()
+        events.extend(step.events)
+        for entry in step.entries:
+            before = self._hand
+            try:
+                self._hand, outcomes = apply_events(before, entry)
+            except EngineError as exc:
+                rule = getattr(exc, "rule", "DEAL-DECK")
+                events.extend(self._monitor.notice(at, rule, f"the betting engine refused the card: {exc}"))
+                continue
+            if isinstance(entry, BoardDealt):
+                self._board_states.append(before)
+            events.extend(outcomes)
+        return events
+
+    def _misdeal(self, at: int, alert_id: str | None) -> list[SessionEvent]:
+        """Void the hand (DEAL-MISDEAL-REMEDY): stacks and blinds back, same button, redeal."""
+        rule = self._monitor.open[alert_id].alert.rule if alert_id in self._monitor.open else "DEAL-MISDEAL-REMEDY"
+        _, outcomes = apply_events(self._hand, MisdealDeclared(rule))  # raises on DEAL-MISDEAL-LOCK
+        events: list[SessionEvent] = [MisdealDeclared(rule), *outcomes]
+        if alert_id is not None and alert_id in self._monitor.open:
+            self._monitor.close_alert(alert_id)
+            events.append(AlertConfirmed(alert_id, at))
+        events.extend(self._start_hand(at + 1))
+        return events
+
+    def _decide(self, at: int, obs: AlertDecision) -> list[SessionEvent]:
+        oa = self._monitor.open.get(obs.alert_id)
+        if oa is None:
+            known = ", ".join(self._monitor.open) or "none"
+            raise InputError("alert_id", f"no open alert {obs.alert_id!r} (open: {known})")
+        if obs.decision is Decision.CONFIRM and oa.would_be is Verdict.MISDEAL:
+            return self._misdeal(at, obs.alert_id)
+        self._monitor.close_alert(obs.alert_id)
+        if obs.decision is Decision.CONFIRM:
+            return [AlertConfirmed(obs.alert_id, at)]
+        return [AlertDismissed(obs.alert_id, at)]
+
+    def _new_hand(self, at: int) -> list[SessionEvent]:
+        st = self._hand
+        if not st.is_complete:
+            if st.entries == 1 and self._hand_no > 1 and self._checkpoints[-1].at == at:
+                raise RuleViolation("DEAL-MISDEAL-REMEDY", "the hand is being redealt after a misdeal")
+            raise RuleViolation("TABLE-BUTTON", "the hand is not over: finish it or declare a misdeal first")
+        if st.misdeal:
+            raise RuleViolation("DEAL-MISDEAL-REMEDY", "after a misdeal the hand is redealt with the same button")
+        stacks = dict(self._stacks)
+        stacks.update(st.final_stacks())
+        alive = {s: c for s, c in stacks.items() if c > 0}
+        if len(alive) < 2:
+            raise RuleViolation("TABLE-BUTTON", "fewer than two players have chips: the game is over")
+        self._stacks = alive
+        self._button = next_button(sorted(alive), self._button)
+        return self._start_hand(at + 1)
+
+    def _undo(self, at: int) -> list[SessionEvent]:
+        target = next((i for i in range(len(self._log) - 1, -1, -1)
+                       if i not in self._undone and _is_dealer_entry(self._log[i])), None)
+        if target is None:
+            raise InputError("undo", "there is no dealer entry to undo")
+        cp = next(c for c in reversed(self._checkpoints) if c.at <= target)
+        saved = (self._hand, self._stacks, self._button, self._hand_no, self._monitor, self._checkpoints,
+                 self._board_states)
+        next_alert = self._monitor.next_alert
+        self._undone.add(target)
+        try:
+            self._restore(cp)
+            for i in range(cp.at, len(self._log)):
+                o = self._log[i]
+                if i in self._undone or (isinstance(o, DealerDeclaration) and o.declare is Declaration.UNDO):
+                    continue
+                self._apply(i, o)
+        except EngineError as exc:
+            self._undone.discard(target)
+            (self._hand, self._stacks, self._button, self._hand_no, self._monitor, self._checkpoints,
+             self._board_states) = saved
+            raise InputError("undo", f"observation {target} cannot be taken back: a later one depends on it ({exc})") from None
+        self._monitor.next_alert = max(self._monitor.next_alert, next_alert)
+        return [EntryUndone(target, at)]
+
+    def _restore(self, cp: _Checkpoint) -> None:
+        self._checkpoints = [c for c in self._checkpoints if c.at < cp.at] + [cp]
+        self._stacks = dict(cp.stacks)
+        self._button = cp.button
+        self._hand_no = cp.hand_no
+        self._hand = cp.hand
+        self._board_states = []
+        monitor = DealMonitor(self._profile, self._monitor.next_alert)
+        monitor.start_hand(cp.hand.order, cp.hand_no)
+        monitor.next_alert = self._first_alert_of(cp.at)
+        self._monitor = monitor
+
+    def _first_alert_of(self, at: int) -> int:
+        """The alert number the monitor had when observation ``at`` came (IDs stay stable)."""
+        n = 1
+        for e in self._events:
+            if isinstance(e, AlertRaised):
+                if e.at >= at:
+                    break
+                n = int(e.alert_id[1:]) + 1
+        return n
+
+    # ------------------------------------------------------------ snapshot
+
+    def snapshot(self, *, secrets: bool = True) -> dict[str, Any]:
+        """The whole visible state, JSON-ready.
+
+        ``table``: profile, structure, blinds, ante, button, hand_number, and ``seats``
+        keyed by seat number (as a string) with name, stack, bet, in_hand, folded,
+        all_in. ``hand``: street, phase (betting/dealing/showdown/complete), board,
+        burns (a count), to_act, ``legal`` (the seat to act's options with amounts,
+        or None), pots, pot_total, shown hands (public), awards, misdeal.
+        ``alerts``: open alerts (JSON form of ``AlertRaised``); ``procedures``:
+        corrections being tracked. ``observations``: how many were accepted.
+        Only with ``secrets=True``: ``secret`` = ``{"hole_cards": {seat: [card or
+        None, ...]}, "burns": [card or None, ...]}``. Undealt cards are in no
+        snapshot (DEAL-NO-RABBIT).
+        """
+        st = self._hand
+        m = self._monitor
+        hand_seats = set(st.order)
+        seats: dict[str, Any] = {}
+        for seat in sorted(set(self._stacks) | set(self._setup.seats)):
+            row: dict[str, Any] = {"name": self._setup.names.get(seat, ""), "in_hand": seat in hand_seats}
+            if seat in hand_seats:
+                i = st.index_of[seat]
+                row.update(stack=st.stacks[i], bet=st.bets[i], folded=st.folded[i],
+                           all_in=st.stacks[i] == 0 and not st.folded[i])
+            else:
+                row.update(stack=self._stacks.get(seat, 0), bet=0, folded=False, all_in=False)
+            seats[str(seat)] = row
+        la = legal_actions(st)
+        public = st.to_dict(reveal_hole_cards=False)  # the engine's own pots and awards wording
+        out: dict[str, Any] = {
+            "table": {
+                "profile": self._profile.name, "structure": self._setup.structure.value,
+                "blinds": list(self._setup.blinds), "ante": self._setup.ante, "button": st.setup.button,
+                "hand_number": self._hand_no, "seats": seats,
+            },
+            "hand": {
+                "street": st.street_name, "phase": st.phase.value, "board": [str(c) for c in st.board],
+                "burns": len(m.burns), "to_act": st.seat_to_act, "legal": la.to_dict() if la else None,
+                "pots": public["pots"], "pot_total": public["pot_total"],
+                "shown": {str(st.order[i]): [str(c) for c in sh] for i, sh in enumerate(st.shown) if sh},
+                "awards": public["awards"],
+                "misdeal": st.misdeal,
+            },
+            "alerts": [alert_event_to_dict(a) for a in self.open_alerts()],
+            "procedures": [{"kind": p.kind, "rule": p.rule, "alert_id": p.alert_id} for p in m.procs],
+            "observations": len(self._log),
+        }
+        if secrets:
+            out["secret"] = {
+                "hole_cards": {str(s): [None if c is None else str(c) for c in cards] for s, cards in m.hole.items()},
+                "burns": [None if c is None else str(c) for c in m.burns],
+            }
+        return out
+
+
+def _is_dealer_entry(obs: Observation) -> bool:
+    return isinstance(obs, DEALER_ENTRIES) and not (
+        isinstance(obs, DealerDeclaration) and obs.declare is Declaration.UNDO)
+
+
+def next_button(seats: list[int], button: int) -> int:
+    """TABLE-BUTTON: the next seat clockwise (higher number, wrapping) that has chips.
+
+    >>> next_button([1, 4, 6], 4), next_button([1, 4, 6], 6), next_button([1, 4, 6], 2)
+    (6, 1, 4)
+    """
+    return next((s for s in seats if s > button), seats[0])
