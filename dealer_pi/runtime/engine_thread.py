@@ -225,11 +225,12 @@ class Runtime:
             tagged = self.table.feed(obs)
             return self._commit("observation", observation_to_dict(obs), now, tagged, self.table.finished)
         if work.kind == "setup":
-            if self.table.running:
+            if self.table.running and not work.payload.get("void_hand"):
                 raise RuleViolation(
-                    "BET-TABLE-STAKES", "the setup changes only between hands: finish or void the running hand first"
+                    "BET-TABLE-STAKES",
+                    "the setup changes only between hands: finish the hand, or void it explicitly (void_hand=1)",
                 )
-            table = Table(work.payload, hand_base=self.table.hand or 0)
+            table = Table(work.payload["setup"], hand_base=self.table.hand or 0)
             body = {"setup": table.setup_dict(), "hand_base": table.hand_base}
             self._table = table
             return self._commit("setup", body, now, table.initial_events, None)

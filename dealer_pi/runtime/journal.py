@@ -128,19 +128,19 @@ class Journal:
         """
         if kind not in ENTRY_KINDS:
             raise ValueError(f"unknown entry kind {kind!r}")
+        # Encode first: a body that is not JSON fails here, before the transaction opens.
+        text = json.dumps(body, separators=(",", ":"))
+        rows = [(hand, json.dumps(event, separators=(",", ":"))) for event, hand in events]
         with self._lock:
             con = self._write
             try:
                 con.execute("BEGIN IMMEDIATE")
-                cur = con.execute(
-                    "INSERT INTO entries(ts_ms, kind, body) VALUES (?, ?, ?)", (ts_ms, kind, json.dumps(body, separators=(",", ":")))
-                )
+                cur = con.execute("INSERT INTO entries(ts_ms, kind, body) VALUES (?, ?, ?)", (ts_ms, kind, text))
                 seq = int(cur.lastrowid or 0)
                 ids = []
-                for event, hand in events:
+                for hand, event_text in rows:
                     cur = con.execute(
-                        "INSERT INTO events(entry_seq, ts_ms, hand, body) VALUES (?, ?, ?, ?)",
-                        (seq, ts_ms, hand, json.dumps(event, separators=(",", ":"))),
+                        "INSERT INTO events(entry_seq, ts_ms, hand, body) VALUES (?, ?, ?, ?)", (seq, ts_ms, hand, event_text)
                     )
                     ids.append(int(cur.lastrowid or 0))
                 if finished_hand is not None:
@@ -153,12 +153,12 @@ class Journal:
                             (finished_hand, row[0], row[1], row[2], row[3]),
                         )
                 con.execute("COMMIT")
-            except sqlite3.Error as exc:
-                try:
+            except BaseException as exc:
+                if con.in_transaction:
                     con.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-                raise JournalError(f"journal {self.path}: {exc}") from exc
+                if isinstance(exc, sqlite3.Error):
+                    raise JournalError(f"journal {self.path}: {exc}") from exc
+                raise
         return seq, ids
 
     # -- reading ---------------------------------------------------------------

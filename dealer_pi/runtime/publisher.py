@@ -132,6 +132,11 @@ class Publisher:
         for ch in self.channels.values():
             ch.close()
 
+    def poke(self) -> None:
+        """Re-check the held batches now (the clock was moved, in tests)."""
+        with self._cond:
+            self._cond.notify_all()
+
     def publish(self, batch: Batch) -> None:
         """Called by the engine thread once the batch is durable in the journal."""
         for view in ("dealer", "live"):

@@ -155,7 +155,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         data = body()
         if not isinstance(data, dict):
             raise InputError("setup", "must be an object")
-        runtime.submit("setup", data)
+        void = request.args.get("void_hand", "") in ("1", "true", "yes")
+        runtime.submit("setup", {"setup": data, "void_hand": void})
         return jsonify({"setup": runtime.table.setup_dict(), "hand_running": runtime.table.running})
 
     @app.get("/api/clock")
@@ -200,7 +201,7 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
             audit.write("stream-open", r, remote, last_event_id=last)
         stream = _stream(runtime, view, last, audit if view == "live" else None, r, remote)
         return Response(stream, mimetype="text/event-stream", headers={
-            "Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connection": "keep-alive",
+            "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
         })
 
     # ------------------------------------------------------------------ pages

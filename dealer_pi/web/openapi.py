@@ -301,6 +301,7 @@ SPEC: dict[str, Any] = {
             },
             "post": {
                 "summary": "Replace the setup between hands (dealer); 409 while a hand is running (BET-TABLE-STAKES, TABLE-REBUY)",
+                "parameters": [_TOKEN_PARAM, {"name": "void_hand", "in": "query", "required": False, "schema": {"type": "string", "enum": ["1"]}, "description": "void the running hand (its chips go back as the new setup says) and start over"}],
                 "requestBody": {"required": True, "content": {"application/json": {"schema": _SETUP}}},
                 "responses": {
                     "200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}),

@@ -1,0 +1,89 @@
+"""Putting the assistant together from a config: runtime, journal, web server and devices."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+from dealer_pi.config import Config
+
+from .engine_thread import Runtime
+
+log = logging.getLogger("dealer_pi.wiring")
+
+
+def default_setup(config: Config) -> dict[str, Any]:
+    """The setup a brand-new journal starts from, until the dealer enters the real one on /setup."""
+    t = config.table
+    seats = max(2, min(t.seats, 10))
+    return {
+        "profile": t.profile,
+        "structure": t.structure,
+        "blinds": [t.small_blind, t.big_blind],
+        "ante": t.ante,
+        "seats": {str(s): 100 * t.big_blind for s in range(1, seats + 1)},
+        "button": 1,
+    }
+
+
+def resolve(base: Path, path: str) -> Path:
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else base / p
+
+
+class Assistant:
+    """Runtime + web server (+ devices), started and stopped together."""
+
+    def __init__(self, config: Config, runtime: Runtime, host: str, port: int, audit_path: Path) -> None:
+        from dealer_pi.web.app import create_app
+        from dealer_pi.web.auth import AuditLog
+        from dealer_pi.web.server import Server
+
+        self.config = config
+        self.runtime = runtime
+        self.app = create_app(config, runtime, audit=AuditLog(audit_path))
+        self.server = Server(self.app, host=host, port=port)
+        self._stoppers: list[Callable[[], None]] = []
+        self._stopped = threading.Event()
+
+    @classmethod
+    def from_config(
+        cls, config: Config, base_dir: Path, host: str | None = None, port: int | None = None,
+        setup: dict[str, Any] | None = None,
+    ) -> "Assistant":
+        runtime = Runtime(
+            resolve(base_dir, config.journal.path), setup or default_setup(config),
+            stream_delay_s=config.web.stream_delay_s,
+        )
+        runtime.start()
+        return cls(config, runtime, host or config.web.host, port if port is not None else config.web.port,
+                   resolve(base_dir, config.web.audit_log))
+
+    def on_stop(self, fn: Callable[[], None]) -> None:
+        """Something to close when the assistant stops (a device, the simulator)."""
+        self._stoppers.append(fn)
+
+    def serve_forever(self) -> None:
+        """Serve until SIGINT/SIGTERM, then stop devices, runtime and server in order."""
+        def _stop(signum: int, frame: Any) -> None:
+            threading.Thread(target=self.stop, daemon=True).start()
+
+        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, _stop)
+        self.server.start()
+        self._stopped.wait()
+
+    def stop(self) -> None:
+        if self._stopped.is_set():
+            return
+        for fn in reversed(self._stoppers):
+            try:
+                fn()
+            except Exception:  # keep stopping the rest
+                log.exception("while stopping")
+        self.runtime.stop()
+        self.server.close()
+        self._stopped.set()

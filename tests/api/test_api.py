@@ -1,0 +1,212 @@
+"""The JSON API through Flask's test client: roles, bad bodies, hole-card secrecy, the delay."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+import live_helpers as H
+
+# -------------------------------------------------------------------- roles
+
+
+@pytest.mark.parametrize("method, path", [
+    ("get", "/api/state"), ("get", "/api/events"), ("get", "/api/clock"), ("get", "/api/whoami"),
+    ("post", "/api/observations"), ("get", "/api/setup"), ("post", "/api/clock"),
+])
+def test_wrong_token_is_401_everywhere(live: Any, method: str, path: str) -> None:
+    r = getattr(live.client, method)(path, headers={"Authorization": "Bearer not-a-token"}, json={})
+    assert r.status_code == 401 and r.json["error"]["kind"] == "auth"
+    assert live.client.get(path + "?token=nope").status_code in (401, 405)
+
+
+def test_no_token_cannot_post_and_producer_is_forbidden(live: Any) -> None:
+    fold = {"type": "action", "seat": 1, "action": "fold"}
+    assert live.post(fold, token=None).status_code == 401
+    assert live.post(fold, token=H.PRODUCER).status_code == 403
+    assert live.post({"action": "pause"}, token=None, path="/api/clock").status_code == 401
+    assert live.post(H.SETUP, token=H.PRODUCER, path="/api/setup").status_code == 403
+    assert live.get("/api/setup").status_code == 401
+    assert live.get("/api/hands/1", token=H.DEALER).status_code == 403
+    assert live.get("/api/whoami", token=H.PRODUCER).json["role"] == "producer"
+    assert live.get("/api/whoami").json["role"] == "public"
+    r = live.client.get("/api/whoami", headers={"Authorization": "Basic abc"})
+    assert r.status_code == 401
+
+
+# -------------------------------------------------------------------- bad bodies
+
+
+@pytest.mark.parametrize("body, where", [
+    ({"type": "action", "seat": 1, "action": "jump"}, "observation.action"),
+    ({"type": "action", "seat": 11, "action": "fold"}, "observation.seat"),
+    ({"type": "action", "seat": 1, "action": "raise"}, "observation.amount"),
+    ({"type": "action", "seat": "1", "action": "fold"}, "observation.seat"),
+    ({"type": "teleport"}, "observation.type"),
+    ({"type": "card_seen", "zone": "seat:3", "face_up": "no"}, "observation.face_up"),
+    ({"type": "card_seen", "zone": "table", "face_up": True}, "observation.zone"),
+    ({"type": "shoe_draw", "card": "Zz"}, "observation.card"),
+    ({"type": "dealer", "declare": "coffee"}, "observation.declare"),
+    ({"type": "action", "seat": 1, "action": "fold", "mood": "sad"}, "observation.mood"),
+    ([1, 2], "observation"),
+    ("fold", "observation"),
+])
+def test_bad_observation_bodies_get_400_naming_the_field(live: Any, body: Any, where: str) -> None:
+    before = live.runtime.journal.last_seq()
+    r = live.post(body)
+    assert r.status_code == 400, r.json
+    assert r.json["error"]["kind"] == "input" and r.json["error"]["where"] == where
+    assert live.runtime.journal.last_seq() == before  # nothing recorded
+
+
+def test_non_json_and_oversized_bodies_are_4xx_json(live: Any) -> None:
+    auth = {"Authorization": f"Bearer {H.DEALER}"}
+    r = live.client.post("/api/observations", data="fold", headers=auth)
+    assert r.status_code == 400 and r.json["error"]["where"] == "body"
+    r = live.client.post("/api/observations", data="{not json", headers=auth, content_type="application/json")
+    assert r.status_code == 400 and r.json["error"]["where"] == "body"
+    r = live.client.post("/api/observations", data="[" + "1," * 40000 + "1]", headers=auth, content_type="application/json")
+    assert r.status_code == 413 and "error" in r.json
+    assert live.client.get("/api/events?last_event_id=abc").status_code == 400
+    assert live.client.get("/api/state?view=live", headers=auth).json["error"]["where"] == "view"
+    assert live.client.delete("/api/state").status_code == 405
+
+
+@pytest.mark.parametrize("body, where", [
+    ({"blinds": [5], "seats": {"1": 100, "2": 100}, "button": 1}, "setup.blinds"),
+    ({"blinds": [5, 10], "seats": {"1": 100, "12": 100}, "button": 1}, "setup.seats.12"),
+    ({"blinds": [5, 10], "seats": {"1": 100, "2": 100}, "button": 1, "rake": 5}, "setup.rake"),
+    ({"blinds": [5, 10], "seats": {"1": 100, "2": 100}, "button": 1, "profile": "casino-royale"}, "setup.profile"),
+])
+def test_bad_setup_bodies_get_400_naming_the_field(live: Any, body: Any, where: str) -> None:
+    r = live.post(body, path="/api/setup?void_hand=1")
+    assert r.status_code == 400 and r.json["error"]["where"] == where, r.json
+
+
+def test_BET_OUT_OF_TURN_refused_with_409_and_nothing_journaled(live: Any) -> None:
+    live.feed(H.hole_deal([str(c) for c in __import__("dealer_pi.engine.cards", fromlist=["FULL_DECK"]).FULL_DECK], [2, 3, 1]))
+    before = (live.runtime.journal.last_seq(), live.get("/api/state", H.DEALER).json["table"])
+    r = live.post({"type": "action", "seat": 3, "action": "fold"})  # seat 1 acts first preflop
+    assert r.status_code == 409 and r.json["error"]["kind"] == "rule" and r.json["error"]["rule"] == "BET-OUT-OF-TURN"
+    assert (live.runtime.journal.last_seq(), live.get("/api/state", H.DEALER).json["table"]) == before
+
+
+def test_BET_TABLE_STAKES_setup_refused_while_a_hand_runs(live: Any) -> None:
+    r = live.post(dict(H.SETUP, blinds=[10, 20]), path="/api/setup")
+    assert r.status_code == 409 and r.json["error"]["rule"] == "BET-TABLE-STAKES"
+    r = live.post(dict(H.SETUP, blinds=[10, 20]), path="/api/setup?void_hand=1")
+    assert r.status_code == 200 and r.json["setup"]["blinds"] == [10, 20]
+    assert live.get("/api/setup", H.PRODUCER).json["setup"]["blinds"] == [10, 20]
+
+
+# -------------------------------------------------------------------- hole cards are secrets
+
+
+def _card_strings(text: str) -> set[str]:
+    return set(re.findall(r'"([2-9TJQKA][cdhs])"', text))
+
+
+def test_DEAL_NO_RABBIT_dealer_token_never_sees_a_hole_card(live: Any) -> None:
+    holes = {c for cards in H.hole_cards_of_first_hand().values() for c in cards}
+    deal = H.checked_down_hand()[:12]  # the hole-card deal, shoe reading every card
+    seen = ""
+    for obs in deal:
+        r = live.post(obs)
+        assert r.status_code == 200
+        seen += r.get_data(as_text=True)
+    snap = live.get("/api/state", H.DEALER)
+    seen += snap.get_data(as_text=True)
+    assert snap.json["hole_cards"] is None and snap.json["view"] == "dealer"
+    seen += _read_stream(live, H.DEALER, last_event_id=0)
+    assert not (_card_strings(seen) & holes)
+    assert live.audit.read() == []  # the dealer's reads are not hole-card reads
+
+
+def test_producer_sees_hole_cards_and_every_read_is_audited(live: Any) -> None:
+    live.feed(H.checked_down_hand()[:12])
+    snap = live.get("/api/state", H.PRODUCER).json
+    assert snap["view"] == "live"
+    expected = {str(k): v for k, v in H.hole_cards_of_first_hand().items()}
+    assert {k: [c for c in v if c] for k, v in snap["hole_cards"].items()} == expected
+    text = _read_stream(live, H.PRODUCER, last_event_id=0)
+    assert _card_strings(text) >= {c for v in expected.values() for c in v}
+    whats = [a["what"] for a in live.audit.read()]
+    assert whats == ["state", "stream-open", "stream-close"] and all(a["role"] == "producer" for a in live.audit.read())
+
+
+def test_public_stream_has_no_hole_card_before_the_delay_then_gets_them(live: Any) -> None:
+    holes = {c for cards in H.hole_cards_of_first_hand().values() for c in cards}
+    live.feed(H.checked_down_hand()[:12])
+    live.clock.now += 299_000  # one second short of the delay
+    live.runtime.publisher.poke()
+    public = live.get("/api/state").get_data(as_text=True) + _read_stream(live, None, last_event_id=0)
+    assert not (_card_strings(public) & holes)
+    assert json.loads(live.get("/api/state").get_data())["last_event_id"] == 0
+    live.clock.now += 2_000
+    live.runtime.publisher.poke()
+    top = live.get("/api/state", H.DEALER).json["last_event_id"]
+    _wait(lambda: live.get("/api/state").json["last_event_id"] == top)
+    snap = live.get("/api/state").json
+    assert snap["view"] == "public" and snap["delay_s"] == 300
+    assert {c for v in snap["hole_cards"].values() for c in v if c} == holes
+    assert _card_strings(_read_stream(live, None, last_event_id=0)) >= holes
+
+
+def _wait(cond: Any, timeout: float = 5.0) -> None:
+    import time
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, "condition not met in time"
+        time.sleep(0.02)
+
+
+def _read_stream(live: Any, token: str | None, last_event_id: int | None) -> str:
+    """Open the SSE stream and read until its first state message (backlog + state)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    r = live.client.get("/api/events", headers=headers, buffered=False)
+    assert r.status_code == 200 and r.mimetype == "text/event-stream"
+    text = ""
+    it = iter(r.response)
+    try:
+        while "event: state" not in text:
+            text += next(it).decode()
+    finally:
+        r.close()
+    return text
+
+
+# -------------------------------------------------------------------- the rest of the API
+
+
+def test_clock_is_driven_by_the_dealer_and_read_by_anyone(live: Any) -> None:
+    levels = [{"small_blind": 5, "big_blind": 10, "minutes": 20}, {"small_blind": 10, "big_blind": 20, "minutes": 20}]
+    r = live.post({"action": "set_levels", "levels": levels}, path="/api/clock")
+    assert r.status_code == 200 and r.json["level"] == 1 and r.json["running"] is False
+    live.post({"action": "start"}, path="/api/clock")
+    live.clock.now += 21 * 60_000
+    c = live.get("/api/clock").json
+    assert c["level"] == 2 and c["running"] is True and c["remaining_ms"] == 19 * 60_000
+    r = live.post({"action": "set_levels", "levels": [{"small_blind": 5}]}, path="/api/clock")
+    assert r.status_code == 400 and r.json["error"]["where"] == "body.levels[0].big_blind"
+    assert live.get("/api/state", H.DEALER).json["clock"]["level"] == 2
+
+
+def test_openapi_describes_every_route_and_nothing_else(live: Any) -> None:
+    spec = live.get("/api/openapi.json").json
+    routes = set()
+    for rule in live.app.url_map.iter_rules():
+        if rule.endpoint == "static" or not rule.rule.startswith(("/api", "/healthz")):
+            continue
+        routes.add(re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule))
+    assert routes == set(spec["paths"])
+    for path, ops in spec["paths"].items():
+        for method in ops:
+            assert any(
+                re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", r.rule) == path and method.upper() in (r.methods or ())
+                for r in live.app.url_map.iter_rules()
+            ), (method, path)
