@@ -39,36 +39,34 @@ class RaiseBounds(NamedTuple):
 
 def post_forced_bets(st: HandState, out: Out) -> None:
     """Antes then blinds and straddles (BET-ANTES, BET-BLINDS, BET-SHORT-POST)."""
-    setups = {s.seat: s for s in st.setup.seats}
-    for i, seat in enumerate(st.order):
-        ante = setups[seat].ante
+    setup = st.setup
+    stacks, total = st.stacks, st.total
+    for i, ante in enumerate(setup.antes):
         if ante:
-            a = min(ante, st.stacks[i])
-            st.stacks[i] -= a
-            st.total[i] += a
+            a = min(ante, stacks[i])
+            stacks[i] -= a
+            total[i] += a
             st.dead[i] += a
             if out is not None:
-                out.append(AntePosted(seat, a, st.stacks[i] == 0))
+                out.append(AntePosted(st.order[i], a, stacks[i] == 0))
     top = 0
     top_i = -1
-    for i, seat in enumerate(st.order):
-        blind = setups[seat].blind
+    for i, blind in enumerate(setup.blinds):
         if blind:
-            b = min(blind, st.stacks[i])
-            st.stacks[i] -= b
+            b = min(blind, stacks[i])
+            stacks[i] -= b
             st.bets[i] += b
-            st.total[i] += b
+            total[i] += b
             if out is not None:
-                out.append(BlindPosted(seat, b, st.stacks[i] == 0))
+                out.append(BlindPosted(st.order[i], b, stacks[i] == 0))
             if blind > top:
                 top, top_i = blind, i
     # BET-SHORT-POST: a short blind is still a full blind for everyone else to call.
     st.current_bet = top
     st.min_increment = max(st.setup.small_bet, top)
-    st.raises = len({s.blind for s in st.setup.seats if s.blind >= st.setup.small_bet})
+    st.raises = len({b for b in setup.blinds if b >= setup.small_bet})
     st.aggressor = top_i
-    for i in range(len(st.order)):
-        st.needs[i] = st.stacks[i] > 0
+    st.needs = [x > 0 for x in stacks]
     # BET-ORDER: preflop the first to act is left of the big blind (or of the last straddle).
     start = (top_i + 1) % len(st.order) if top_i >= 0 else 0
     st.first_actor = -1
@@ -88,17 +86,20 @@ def others_able(st: HandState, i: int) -> bool:
 
 def advance(st: HandState, start: int, out: Out) -> None:
     """Give the turn to the next player who has a decision, or close the round (BET-ORDER)."""
-    n = len(st.order)
     folded, needs, stacks, bets = st.folded, st.needs, st.stacks, st.bets
-    live = 0
-    for f in folded:
-        if not f:
-            live += 1
-    if live > 1:
-        for k in range(n):
-            j = (start + k) % n
+    if folded.count(False) > 1:
+        n = len(folded)
+        able = -1
+        for k in range(start, start + n):
+            j = k % n
             if needs[j] and not folded[j] and stacks[j] > 0:
-                if bets[j] < st.current_bet or others_able(st, j):
+                if bets[j] < st.current_bet:
+                    st.to_act = j
+                    st.phase = Phase.BETTING
+                    return
+                if able < 0:
+                    able = sum(1 for x in range(n) if not folded[x] and stacks[x] > 0)
+                if able > 1:  # someone else could still answer a bet
                     st.to_act = j
                     st.phase = Phase.BETTING
                     return
@@ -157,7 +158,9 @@ def turn_index(st: HandState, seat: int) -> int:
 
 def act(st: HandState, seat: int, action: ActionKind, amount: int | None, out: Out) -> None:
     """Apply one betting decision for ``seat`` (``amount`` = street total after it, for bet/raise)."""
-    i = turn_index(st, seat)
+    i = st.index_of.get(seat, -1)
+    if i != st.to_act or i < 0 or st.phase is not Phase.BETTING:
+        i = turn_index(st, seat)  # raises BET-OUT-OF-TURN or BET-ORDER
     cur = st.current_bet
     to_call = cur - st.bets[i]
     if action is ActionKind.ALL_IN:

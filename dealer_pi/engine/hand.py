@@ -50,7 +50,7 @@ from .events import (
 )
 from .observations import ActionKind
 from .profiles import RuleProfile
-from .setup import HandSetup, clockwise_from
+from .setup import HandSetup
 from .state import HandState, Phase
 
 __all__ = ["Hand", "apply", "apply_events", "replay", "start_hand"]
@@ -59,15 +59,13 @@ __all__ = ["Hand", "apply", "apply_events", "replay", "start_hand"]
 def start_hand(setup: HandSetup, profile: RuleProfile = RuleProfile(), out: list[Outcome] | None = None) -> HandState:
     """The state right after ``HandStarted``: antes and blinds posted, first seat to act set."""
     st = HandState.__new__(HandState)
-    seats = [s.seat for s in setup.seats]
-    order = tuple(clockwise_from(seats, setup.button))
-    by_seat = {s.seat: s for s in setup.seats}
+    order = setup.order
     n = len(order)
     st.setup = setup
     st.profile = profile
     st.order = order
     st.index_of = {s: i for i, s in enumerate(order)}
-    st.starting = tuple(by_seat[s].stack for s in order)
+    st.starting = setup.stacks
     st.stacks = list(st.starting)
     st.bets = [0] * n
     st.total = [0] * n
@@ -90,10 +88,11 @@ def start_hand(setup: HandSetup, profile: RuleProfile = RuleProfile(), out: list
     st.last_caller = -1
     st.first_actor = -1
     st.acted_after_blinds = 0
-    st.blind_seats = frozenset(s.seat for s in setup.seats if s.blind)
+    st.blind_seats = frozenset(s for s, b in zip(order, setup.blinds) if b)
     st.awards = ()
     st.declared = {}
     st.rake = 0
+    st.seen = 0
     st.misdeal = False
     st.entries = 1
     betting.post_forced_bets(st, out)
@@ -123,42 +122,52 @@ def replay(entries: Iterable[Entry]) -> HandState:
         raise InputError("entries[0]", "a hand's log starts with hand_started")
     st = start_hand(first.setup, first.profile)
     for e in it:
-        st = _apply(st, e, None)
+        if isinstance(e, HandStarted):
+            raise InputError("entries", "a second hand_started inside one hand's log")
+        _mutate(st, e, None)  # the state has not escaped yet: no copy needed
     return st
 
 
-def _used_cards(st: HandState) -> set[Card]:
-    used: set[Card] = set(st.board)
-    for h in st.hole:
-        used.update(c for c in h if c is not None)
-    for sh in st.shown:
-        if sh is not None:
-            used.update(sh)
-    used.update(c for c in st.burns if c is not None)
-    return used
-
-
 def _check_new_cards(st: HandState, cards: Sequence[Card | None]) -> None:
-    used = _used_cards(st)
-    seen: set[Card] = set()
+    """DEAL-DECK: a card already on the table (or twice in ``cards``) is a foul deck."""
+    seen = st.seen
     for c in cards:
         if c is None:
             continue
-        if c in used or c in seen:
+        bit = 1 << c.index
+        if seen & bit:
             raise RuleViolation("DEAL-DECK", f"{c} is already on the table: a card seen twice is a foul deck")
-        seen.add(c)
+        seen |= bit
+    st.seen = seen
 
 
 def _apply(state: HandState, e: Entry, out: list[Outcome] | None) -> HandState:
     if isinstance(e, HandStarted):
         raise InputError("entry", "hand_started begins a new hand: use start_hand or Hand.start")
-    if state.phase is Phase.COMPLETE:
-        rule = "DEAL-NO-RABBIT" if isinstance(e, BoardDealt) else "DEAL-MISDEAL-REMEDY" if state.misdeal else "POT-RIGHT"
-        raise RuleViolation(rule, "the hand is over")
     st = state.copy()
+    _mutate(st, e, out)
+    return st
+
+
+def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
+    if st.phase is Phase.COMPLETE:
+        rule = "DEAL-NO-RABBIT" if isinstance(e, BoardDealt) else "DEAL-MISDEAL-REMEDY" if st.misdeal else "POT-RIGHT"
+        raise RuleViolation(rule, "the hand is over")
     st.entries += 1
     if isinstance(e, ActionTaken):
         betting.act(st, e.seat, e.action, e.amount, out)
+    elif isinstance(e, HoleCardsDealt):
+        i = st.index_of.get(e.seat, -1)
+        if i < 0:
+            raise RuleViolation("DEAL-EMPTY-SEAT", f"seat {e.seat} is not dealt in this hand")
+        if st.street > 0:
+            raise RuleViolation("DEAL-ORDER", "hole cards are dealt before the flop")
+        if len(st.hole[i]) + len(e.cards) > 2:
+            raise RuleViolation("DEAL-HOLE-COUNT", f"seat {e.seat} would hold more than two hole cards")
+        _check_new_cards(st, e.cards)
+        st.hole[i] = st.hole[i] + e.cards
+    elif isinstance(e, BoardDealt):
+        _deal_board(st, e.cards, out)
     elif isinstance(e, ChipsPlaced):
         i = betting.turn_index(st, e.seat)
         if e.amount < 1:
@@ -171,23 +180,11 @@ def _apply(state: HandState, e: Entry, out: list[Outcome] | None) -> HandState:
             if meaning.returned:
                 out.append(ExcessReturned(e.seat, meaning.returned, meaning.rule))
             out.extend(tail)
-    elif isinstance(e, HoleCardsDealt):
-        i = st.index_of.get(e.seat, -1)
-        if i < 0:
-            raise RuleViolation("DEAL-EMPTY-SEAT", f"seat {e.seat} is not dealt in this hand")
-        if st.street > 0:
-            raise RuleViolation("DEAL-ORDER", "hole cards are dealt before the flop")
-        if len(st.hole[i]) + len(e.cards) > 2:
-            raise RuleViolation("DEAL-HOLE-COUNT", f"seat {e.seat} would hold more than two hole cards")
-        _check_new_cards(st, e.cards)
-        st.hole[i] = st.hole[i] + tuple(e.cards)
     elif isinstance(e, CardBurned):
         _check_new_cards(st, (e.card,))
         st.burns = st.burns + (e.card,)
-    elif isinstance(e, BoardDealt):
-        _deal_board(st, e.cards, out)
     elif isinstance(e, HandShown):
-        showdown.show(st, e.seat, tuple(e.cards), _used_cards(st), out)
+        showdown.show(st, e.seat, tuple(e.cards), out)
     elif isinstance(e, HandMucked):
         showdown.muck(st, e.seat, out)
     elif isinstance(e, WinnersDeclared):
@@ -198,7 +195,6 @@ def _apply(state: HandState, e: Entry, out: list[Outcome] | None) -> HandState:
         _misdeal(st, e.rule, out)
     else:
         raise InputError("entry", f"not an entry the hand accepts: {type(e).__name__}")
-    return st
 
 
 def _deal_board(st: HandState, cards: tuple[Card, ...], out: list[Outcome] | None) -> None:

@@ -17,7 +17,7 @@ dead money (a big-blind ante is simply an ante on the big blind's seat) and
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Mapping, Sequence
 
 from .errors import InputError
@@ -57,9 +57,21 @@ class HandSetup:
     small_bet: int = 2
     big_bet: int = 0
     hand_id: str = ""
+    # Derived once here rather than on every replay: seats in dealing order (first left
+    # of the button) and, in that order, stacks, antes and blinds.
+    order: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+    stacks: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+    antes: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+    blinds: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
 
     def __post_init__(self) -> None:
         check_setup(self)
+        by_seat = {s.seat: s for s in self.seats}
+        order = tuple(clockwise_from(list(by_seat), self.button))
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "stacks", tuple(by_seat[s].stack for s in order))
+        object.__setattr__(self, "antes", tuple(by_seat[s].ante for s in order))
+        object.__setattr__(self, "blinds", tuple(by_seat[s].blind for s in order))
 
     @property
     def limit_big_bet(self) -> int:

@@ -79,7 +79,7 @@ def can_show_now(st: HandState) -> bool:
     return st.phase is Phase.SHOWDOWN or (st.phase is Phase.DEALING and len(st.able()) <= 1)
 
 
-def show(st: HandState, seat: int, cards: tuple[Card, ...], used: set[Card], out: Out) -> None:
+def show(st: HandState, seat: int, cards: tuple[Card, ...], out: Out) -> None:
     """``seat`` tables its hand (POT-SHOW-BOTH); cards must agree with what was dealt."""
     if not can_show_now(st):
         raise RuleViolation(
@@ -100,8 +100,9 @@ def show(st: HandState, seat: int, cards: tuple[Card, ...], used: set[Card], out
         if c is not None and c not in cards:
             raise InputError("cards", f"seat {seat} was dealt {c}, not shown in {' '.join(map(str, cards))}")
     for c in cards:
-        if c in used and c not in hole:
+        if st.seen >> c.index & 1 and c not in hole:
             raise RuleViolation("DEAL-DECK", f"{c} is already on the table: a card seen twice is a foul deck")
+        st.seen |= 1 << c.index
     st.shown[i] = cards
     try_award(st, out)
 

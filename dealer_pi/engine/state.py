@@ -36,7 +36,7 @@ class HandState:
         "folded", "mucked", "hole", "shown", "board", "burns", "street", "phase", "to_act",
         "needs", "acted_at", "current_bet", "min_increment", "raises", "aggressor",
         "last_caller", "first_actor", "acted_after_blinds", "blind_seats", "awards", "declared",
-        "rake", "misdeal", "entries",
+        "rake", "seen", "misdeal", "entries",
     )
 
     setup: HandSetup
@@ -70,6 +70,7 @@ class HandState:
     awards: tuple[PotAwarded, ...]
     declared: dict[int, tuple[int, ...]]
     rake: int
+    seen: int
     misdeal: bool
     entries: int
 
@@ -107,6 +108,7 @@ class HandState:
         c.awards = self.awards
         c.declared = dict(self.declared)
         c.rake = self.rake
+        c.seen = self.seen
         c.misdeal = self.misdeal
         c.entries = self.entries
         return c
