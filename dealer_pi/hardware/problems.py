@@ -33,6 +33,7 @@ class Reason(enum.Enum):
     DOUBLE_DRAW = "possible double draw"
     SENSOR_FAULT = "sensor fault"
     SENSOR_RECOVERED = "sensor recovered"
+    NOTHING_TO_CONFIRM = "nothing to confirm"
 
 
 @dataclass(frozen=True, slots=True)
