@@ -47,6 +47,9 @@ class ShoeSection:
     usb_pid: int = 0
     baud: int = 115200
     deck_registration: str = ""
+    heartbeat_timeout_ms: int = 3000
+    resend_timeout_ms: int = 500
+    reconnect_max_s: float = 5.0
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,12 @@ class GpioSection:
     led_green: int = 23
     led_blue: int = 24
     buzzer: int = 18
+    beam_blocked_low: bool = True
+    buttons: bool = False  # new hand / misdeal / confirm buttons fitted
+    button_debounce_ms: int = 50
+    misdeal_hold_ms: int = 1000
+    led_kind: str = "none"  # rgb | single | none
+    buzzer_kind: str = "none"  # active | none
 
 
 @dataclass(frozen=True)
