@@ -335,20 +335,47 @@ def parse_phh(text: str) -> HandHistory:
     return history_from_dict(data)
 
 
+
+def parse_phh_file(text: str) -> list[tuple[str, HandHistory | InputError]]:
+    """Every hand of a ``.phh`` (one hand) or ``.phhs`` (tables ``[1]``, ``[2]``...) text.
+
+    Each hand is checked on its own: a bad one gives its :class:`InputError`
+    in place and the others are still read. A ``.phh`` hand is named ``""``.
+    A TOML syntax error spoils the whole text and is raised.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise InputError("toml", str(err)) from None
+    if data and all(isinstance(v, dict) for v in data.values()):
+        out: list[tuple[str, HandHistory | InputError]] = []
+        for name, table in data.items():
+            try:
+                out.append((name, history_from_dict(table)))
+            except InputError as err:
+                out.append((name, InputError(f"[{name}].{err.where}" if err.where else f"[{name}]", err.message)))
+        return out
+    try:
+        return [("", history_from_dict(data))]
+    except InputError as err:
+        return [("", err)]
+
 def history_from_dict(data: Mapping[str, Any]) -> HandHistory:
     """Check a PHH document already read from TOML (a ``.phhs`` section, say)."""
     for key in data:
         if key not in _HOLDEM_KEYS and key not in _INFO_TYPES and not key.startswith("_"):
             raise InputError(key, "unknown PHH field (user fields start with '_')")
-    for key in ("variant", "antes", "blinds_or_straddles", "starting_stacks", "actions"):
-        if key not in data:
-            raise InputError(key, "is required")
+    if "variant" not in data:
+        raise InputError("variant", "is required")
     variant = data["variant"]
     if variant not in HOLDEM_VARIANTS:
         what = OTHER_VARIANTS.get(variant) if isinstance(variant, str) else None
         known = ", ".join(f"{k} ({v})" for k, v in HOLDEM_VARIANTS.items())
         head = f"{variant!r} ({what}) is not Texas Hold'em" if what else f"unknown variant {variant!r}"
         raise InputError("variant", f"{head}; dealer-pi reads {known}")
+    for key in ("antes", "blinds_or_straddles", "starting_stacks", "actions"):
+        if key not in data:
+            raise InputError(key, "is required")
     if "bring_in" in data:
         raise InputError("bring_in", "Hold'em has blinds, not a bring-in")
     fixed = variant == "FT"

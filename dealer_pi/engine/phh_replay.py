@@ -1,0 +1,277 @@
+"""PHH hands played through the engine, and engine hands written as PHH.
+
+:func:`replay_history` turns a checked :class:`~.phh.HandHistory` into engine
+entries and applies them one by one, so a hand history is judged by the same
+rules as a live table: the result has the final stacks, whether they match
+``finishing_stacks``, and, when the engine refuses an action, which action and
+which rule. :func:`hand_to_phh` goes the other way, from a hand's entry log
+(``Hand.entries``, or a journal) to a :class:`~.phh.HandHistory`.
+
+Seats: PHH lists players clockwise from the small blind, the last on the
+button. Without a usable ``seats`` field, player ``pN`` sits in seat N and the
+button is the last seat. Heads-up, PHH writes the forced bets reversed (the
+button posts the small blind), and so do both directions here.
+
+>>> from .phh import parse_phh
+>>> r = replay_history(parse_phh('''
+... variant = "NT"
+... antes = [0, 0, 0]
+... blinds_or_straddles = [1, 2, 0]
+... min_bet = 2
+... starting_stacks = [100, 100, 100]
+... actions = ["d dh p1 AcKd", "d dh p2 7h2c", "d dh p3 QsQh", "p3 cbr 6", "p1 cc", "p2 f",
+...            "d db Qd7s2d", "p1 cbr 10", "p3 cbr 94", "p1 cc", "d db 3c", "d db 9h",
+...            "p1 sm AcKd", "p3 sm QsQh"]
+... finishing_stacks = [0, 98, 202]
+... '''))
+>>> r.final_stacks, r.matches
+((0, 98, 202), True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .cards import Card
+from .errors import EngineError, InputError
+from .events import (
+    ActionTaken,
+    BetPlaced,
+    BoardDealt,
+    CardBurned,
+    ChipsPlaced,
+    Entry,
+    HandKilled,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    HoleCardsDealt,
+    MisdealDeclared,
+    WinnersDeclared,
+)
+from .hand import apply, apply_events, start_hand
+from .observations import ActionKind
+from .phh import (
+    Action,
+    BetRaise,
+    CheckCall,
+    DealBoard,
+    DealHole,
+    Fold,
+    HandHistory,
+    ShowMuck,
+    action_text,
+)
+from .profiles import RuleProfile
+from .setup import MAX_SEATS, HandSetup, SeatSetup, Structure, clockwise_from
+from .showdown import known_cards, next_to_show
+from .state import HandState, Phase
+
+_STRUCTURE = {"NT": Structure.NO_LIMIT, "PT": Structure.POT_LIMIT, "FT": Structure.LIMIT}
+_VARIANT = {v: k for k, v in _STRUCTURE.items()}
+
+
+def seat_numbers(history: HandHistory) -> tuple[int, ...]:
+    """The seat of each PHH player: the file's ``seats`` when they fit a table of
+    ``MAX_SEATS`` in clockwise order from the small blind, else 1..N."""
+    seats = history.seats
+    if seats and max(seats) <= MAX_SEATS and tuple(clockwise_from(sorted(seats), seats[-1])) == seats:
+        return seats
+    return tuple(range(1, history.player_count + 1))
+
+
+def history_setup(history: HandHistory) -> HandSetup:
+    """The engine's :class:`HandSetup` for a PHH hand."""
+    h = history
+    n = h.player_count
+    seats = seat_numbers(h)
+    antes, blinds = h.antes, h.blinds_or_straddles
+    if n == 2:  # PHH: heads-up forced bets are listed reversed
+        antes, blinds = antes[::-1], blinds[::-1]
+    structure = _STRUCTURE[h.variant]
+    small = h.small_bet if structure is Structure.LIMIT else h.min_bet
+    by_seat = sorted(
+        (SeatSetup(seats[i], h.starting_stacks[i], antes[i], blinds[i], h.players[i] if h.players else "")
+         for i in range(n)),
+        key=lambda s: s.seat,
+    )
+    hand = dict(h.info).get("hand", "")
+    return HandSetup(
+        seats=tuple(by_seat), button=seats[-1], structure=structure, small_bet=small or 1,
+        big_bet=h.big_bet or 0, hand_id=str(hand),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """What a PHH hand came to in the engine. Per-player tuples are in PHH order.
+
+    ``error`` says why the replay stopped early (``failed_at`` is the action
+    index, or None for the setup); ``matches`` is None without ``finishing_stacks``.
+    """
+
+    history: HandHistory
+    state: HandState | None
+    final_stacks: tuple[int, ...] | None
+    complete: bool
+    error: str = ""
+    failed_at: int | None = None
+
+    @property
+    def matches(self) -> bool | None:
+        expected = self.history.finishing_stacks
+        if expected is None or self.error:
+            return None if not self.error else False
+        return self.final_stacks == expected
+
+    def mismatches(self) -> list[tuple[int, int, int]]:
+        """(player, got, expected) for every player whose stack differs."""
+        expected = self.history.finishing_stacks
+        if expected is None or self.final_stacks is None:
+            return []
+        return [(p + 1, g, e) for p, (g, e) in enumerate(zip(self.final_stacks, expected)) if g != e]
+
+
+def _entry(st: HandState, a: Action, seat_of: Sequence[int]) -> Entry | None:
+    if isinstance(a, CheckCall):
+        # The engine takes a call with nothing to call as a check, as PHH's "cc" means.
+        return ActionTaken(seat_of[a.player], ActionKind.CALL)
+    if isinstance(a, BetRaise):
+        return ActionTaken(seat_of[a.player], ActionKind.RAISE, a.amount)
+    if isinstance(a, Fold):
+        seat = seat_of[a.player]
+        if st.phase is not Phase.BETTING or st.seat_to_act != seat:
+            # A fold out of turn is a dead hand: that is how hand_to_phh writes a killed hand.
+            rule = a.comment.partition(" ")[2] if a.comment.startswith("killed ") else "POT-MUCK"
+            return HandKilled(seat, rule or "POT-MUCK")
+        return ActionTaken(seat, ActionKind.FOLD)
+    if isinstance(a, DealHole):
+        return HoleCardsDealt(seat_of[a.player], a.cards)
+    if isinstance(a, DealBoard):
+        return BoardDealt(a.cards)
+    if isinstance(a, ShowMuck):
+        seat = seat_of[a.player]
+        if a.cards is None:
+            return HandMucked(seat)
+        shown = tuple(c for c in a.cards if c is not None)
+        if len(shown) != len(a.cards):
+            raise InputError("cards", "a show with unknown cards ('??') cannot be read at the showdown")
+        return HandShown(seat, shown)
+    return None  # NoOp
+
+
+def _settle_showdown(st: HandState) -> HandState:
+    """Cards speak (POT-CARDS-SPEAK): when the history stops at the showdown, the
+    players whose cards were dealt face known show them, in the profile's order."""
+    while st.phase is Phase.SHOWDOWN:
+        seat = next_to_show(st)
+        if seat is None or known_cards(st, st.index_of[seat]) is None:
+            break
+        st = apply(st, HandShown(seat, ()))
+    return st
+
+
+def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -> Replay:
+    """Play ``history`` through the engine; never raises for a refused action."""
+    h = history
+    seats = seat_numbers(h)
+    seat_of = (0,) + seats  # PHH players are 1-based
+    try:
+        st = start_hand(history_setup(h), profile)
+    except EngineError as err:
+        return Replay(h, None, None, False, str(err), None)
+    for k, a in enumerate(h.actions):
+        try:
+            entry = _entry(st, a, seat_of)
+            if entry is not None:
+                st = apply(st, entry)
+        except EngineError as err:
+            return Replay(h, st, _stacks(st, seats), False, f"actions[{k}]: {action_text(a)!r}: {err}", k)
+    st = _settle_showdown(st)
+    return Replay(h, st, _stacks(st, seats), st.phase is Phase.COMPLETE)
+
+
+def _stacks(st: HandState, seats: Sequence[int]) -> tuple[int, ...]:
+    index_of, stacks = st.index_of, st.stacks
+    return tuple(stacks[index_of[s]] for s in seats)
+
+
+# -- engine hand -> PHH -------------------------------------------------------
+
+
+def hand_to_phh(entries: Sequence[Entry], profile_note: bool = True) -> HandHistory:
+    """A hand's entry log (starting with ``HandStarted``) as a PHH hand history.
+
+    Burned cards are not part of PHH and are left out; a killed hand is written
+    as a fold out of turn with the rule as commentary (``killed TABLE-AWAY``),
+    which :func:`replay_history` reads back as a dead hand. A misdeal or a pot
+    given by the dealer's declaration cannot be written in PHH and is refused.
+    """
+    if not entries or not isinstance(entries[0], HandStarted):
+        raise InputError("entries[0]", "a hand's log starts with hand_started")
+    started = entries[0]
+    setup = started.setup
+    st = start_hand(setup, started.profile)
+    order = st.order  # dealing order: small blind first, button last = PHH order
+    player_of = {seat: i + 1 for i, seat in enumerate(order)}
+    by_seat = {s.seat: s for s in setup.seats}
+    holes: dict[int, list[Card | None]] = {p: [] for p in range(1, len(order) + 1)}
+    played: list[Action] = []
+    for k, e in enumerate(entries[1:], start=1):
+        where = f"entries[{k}]"
+        if isinstance(e, (MisdealDeclared, WinnersDeclared)):
+            raise InputError(where, f"{type(e).__name__}: PHH has no way to write it")
+        st, outcomes = apply_events(st, e)
+        if isinstance(e, HoleCardsDealt):
+            holes[player_of[e.seat]].extend(e.cards)
+        elif isinstance(e, BoardDealt):
+            played.append(DealBoard(e.cards))
+        elif isinstance(e, (ActionTaken, ChipsPlaced)):
+            for o in outcomes:
+                if isinstance(o, BetPlaced) and o.seat == e.seat:
+                    played.append(_bet_action(player_of[o.seat], o))
+                    break
+        elif isinstance(e, HandShown):
+            i = st.index_of[e.seat]
+            played.append(ShowMuck(player_of[e.seat], st.shown[i]))
+        elif isinstance(e, HandMucked):
+            played.append(ShowMuck(player_of[e.seat], None))
+        elif isinstance(e, HandKilled):
+            played.append(Fold(player_of[e.seat], f"killed {e.rule}"))
+        elif isinstance(e, CardBurned):
+            continue
+    dealt: list[Action] = [DealHole(p, tuple(cards)) for p, cards in holes.items() if cards]
+    n = len(order)
+    antes = tuple(by_seat[s].ante for s in order)
+    blinds = tuple(by_seat[s].blind for s in order)
+    if n == 2:
+        antes, blinds = antes[::-1], blinds[::-1]
+    limit = setup.structure is Structure.LIMIT
+    names = tuple(by_seat[s].name for s in order)
+    info: tuple[tuple[str, object], ...] = (("hand", setup.hand_id),) if setup.hand_id else ()
+    if profile_note:
+        info += (("_dealer_pi_profile", started.profile.name),)
+    return HandHistory(
+        variant=_VARIANT[setup.structure],
+        antes=antes,
+        blinds_or_straddles=blinds,
+        starting_stacks=tuple(by_seat[s].stack for s in order),
+        actions=tuple(dealt + played),
+        min_bet=None if limit else setup.small_bet,
+        small_bet=setup.small_bet if limit else None,
+        big_bet=setup.limit_big_bet if limit else None,
+        players=names if any(names) else None,
+        seats=tuple(order),
+        finishing_stacks=tuple(st.stacks) if st.phase is Phase.COMPLETE else None,
+        info=info,
+    )
+
+
+def _bet_action(player: int, o: BetPlaced) -> Action:
+    if o.action is ActionKind.FOLD:
+        return Fold(player)
+    if o.action in (ActionKind.CHECK, ActionKind.CALL):
+        return CheckCall(player)
+    return BetRaise(player, o.to)
+
