@@ -36,7 +36,7 @@ from .devices import DeviceBoard
 from .journal import Journal, JournalError
 from .publisher import Batch, Publisher
 from .table import Table
-from .views import redact_event
+from .views import redact_event, redact_state
 
 log = logging.getLogger("dealer_pi.runtime")
 
@@ -165,7 +165,7 @@ class Runtime:
             "as_of_ms": batch.ts_ms,
             "seq": batch.seq,
             "delay_s": int(self.stream_delay_s) if view == "public" else 0,
-            "table": batch.table,
+            "table": redact_state(batch.table, view),
             "hole_cards": None if view == "dealer" else batch.hole_cards,
             "clock": self.clock.view(now),
             "devices": devices,

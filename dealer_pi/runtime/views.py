@@ -16,6 +16,9 @@ type that carries a card the way an old one does is covered too:
 {'type': 'card_burned', 'card': None}
 >>> redact_event({"type": "board_dealt", "cards": ["Jc", "Ts", "2d"]}, "dealer")["cards"]
 ['Jc', 'Ts', '2d']
+>>> a = {"type": "alert_raised", "rule": "DEAL-HOLE-COUNT", "remedy": "Ah goes back on top", "card": "Ah"}
+>>> redact_event(a, "dealer")["remedy"], redact_event(a, "live")["remedy"]
+('a card goes back on top', 'Ah goes back on top')
 """
 
 from __future__ import annotations
@@ -28,6 +31,13 @@ ROLE_VIEW: Final = {"dealer": "dealer", "producer": "live", "public": "public"}
 # Events whose cards are hole cards (hidden from the dealer) or never shown at all.
 _HOLE_EVENTS: Final = frozenset({"hole_cards_dealt"})
 _NEVER_EVENTS: Final = frozenset({"card_burned"})
+# Alerts about a card lying face up on the felt (everyone at the table saw it). Any other alert's
+# card may be a face-down card the shoe read (dealt out of order, an extra hole card that becomes
+# the burn, a card seen twice): the dealer and the public get "a card" instead of its name.
+EXPOSED_RULES: Final = frozenset({
+    "DEAL-FIRST-EXPOSED", "DEAL-HOLE-EXPOSED", "DEAL-PLAYER-EXPOSED", "DEAL-FACEUP-IN-DECK", "DEAL-FLOP-EXTRA",
+    "DEAL-TURN-EARLY", "DEAL-RIVER-EARLY", "DEAL-BOARD-EXTRA", "DEAL-NO-RABBIT",
+})
 # Observations carried inside events (an alert's trigger) whose card identity is secret:
 # a smart shoe reads every card it lets out, and a face-down card seen in a seat is a hole card.
 _SECRET_OBS: Final = frozenset({"shoe_draw"})
@@ -45,6 +55,10 @@ def _walk(node: Any, view: str) -> Any:
     if not isinstance(node, dict):
         return node
     kind = node.get("type")
+    if kind == "alert_raised" and view != "live" and node.get("card") and node.get("rule") not in EXPOSED_RULES:
+        name = str(node["card"])
+        node = {k: (v.replace(name, "a card") if isinstance(v, str) and k != "rule" else v) for k, v in node.items()}
+        node["card"] = None
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key in ("card", "cards"):
@@ -65,6 +79,11 @@ def redact_event(event: dict[str, Any], view: str) -> dict[str, Any]:
     if view not in VIEWS:
         raise ValueError(f"unknown view {view!r}")
     return _walk(event, view)  # type: ignore[no-any-return]
+
+
+def redact_state(table: dict[str, Any] | None, view: str) -> dict[str, Any] | None:
+    """The engine's snapshot (without secrets) as ``view`` may see it: the open alerts are events."""
+    return None if table is None else redact_event(table, view)
 
 
 def has_hole_cards(event: dict[str, Any]) -> bool:

@@ -1,0 +1,1 @@
+"""The live runtime: engine thread, bounded queue, journal, publisher, device wiring, export."""
