@@ -69,7 +69,7 @@ class Runtime:
     queue_size: int = QUEUE_SIZE
     now_ms: Callable[[], int] = wall_ms
     devices: DeviceBoard = field(default_factory=DeviceBoard)
-    on_alert: Callable[[dict[str, Any]], None] | None = None  # the alert light/buzzer
+    on_alerts: Callable[[list[dict[str, Any]]], None] | None = None  # the alert light/buzzer: open alerts
 
     def __post_init__(self) -> None:
         self.queue: queue.Queue[_Work] = queue.Queue(maxsize=self.queue_size)
@@ -83,12 +83,14 @@ class Runtime:
         self._table: Table | None = None
         self._last: Batch | None = None
         self._running = False
+        self._mirrored: list[Any] | None = None
         self.devices.on_change = self._devices_changed
 
     # ------------------------------------------------------------------ life cycle
 
     def start(self) -> "Runtime":
         self._replay()
+        self._mirror_alerts()
         self.publisher.start()
         self._running = True
         self._thread.start()
@@ -211,10 +213,7 @@ class Runtime:
                 work.done.set()
 
     def _notice(self, work: _Work, exc: Exception) -> None:
-        source = getattr(work.payload, "source", work.origin)
-        notice = {"ts_ms": self.now_ms(), "source": source, "message": str(exc), "rule": getattr(exc, "rule", None)}
-        self.notices.append(notice)
-        self.publisher.notice(notice)
+        self.report(getattr(work.payload, "source", work.origin), f"refused: {exc}", getattr(exc, "rule", None))
 
     def _apply(self, work: _Work) -> Any:
         now = self.now_ms()
@@ -252,11 +251,35 @@ class Runtime:
         batch = self._batch(now, seq, last_id, events)
         self._last = batch
         self.publisher.publish(batch)
-        if self.on_alert is not None:
-            for ev in events:
-                if ev["event"].get("type") in ("alert_raised", "alert_confirmed", "alert_dismissed"):
-                    self.on_alert(ev["event"])
+        self._mirror_alerts()
         return {"seq": seq, "events": events, "last_event_id": last_id}
+
+    def open_alerts(self) -> list[dict[str, Any]]:
+        """The open alerts of the live table (JSON form), oldest first."""
+        return list((self._last.table.get("alerts") if self._last else None) or [])
+
+    def newest_open_alert(self) -> str | None:
+        """What the "confirm" button answers."""
+        alerts = self.open_alerts()
+        return str(alerts[-1]["alert_id"]) if alerts else None
+
+    def _mirror_alerts(self) -> None:
+        if self.on_alerts is None:
+            return
+        alerts = self.open_alerts()
+        key = [a.get("alert_id") for a in alerts]
+        if key != self._mirrored:
+            self._mirrored = key
+            try:
+                self.on_alerts(alerts)
+            except Exception:  # the light must never stop the table
+                log.exception("alert light")
+
+    def report(self, source: str, message: str, rule: str | None = None) -> None:
+        """A device problem or a refused device input: shown to dealer and producer, never journaled."""
+        notice = {"ts_ms": self.now_ms(), "source": source, "message": message, "rule": rule}
+        self.notices.append(notice)
+        self.publisher.notice(notice)
 
     def _batch(self, ts_ms: int, seq: int, last_id: int, events: list[dict[str, Any]]) -> Batch:
         t = self.table

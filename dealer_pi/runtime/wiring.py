@@ -52,15 +52,21 @@ class Assistant:
     @classmethod
     def from_config(
         cls, config: Config, base_dir: Path, host: str | None = None, port: int | None = None,
-        setup: dict[str, Any] | None = None,
+        setup: dict[str, Any] | None = None, attach: bool = True,
     ) -> "Assistant":
         runtime = Runtime(
             resolve(base_dir, config.journal.path), setup or default_setup(config),
             stream_delay_s=config.web.stream_delay_s,
         )
         runtime.start()
-        return cls(config, runtime, host or config.web.host, port if port is not None else config.web.port,
-                   resolve(base_dir, config.web.audit_log))
+        assistant = cls(config, runtime, host or config.web.host, port if port is not None else config.web.port,
+                        resolve(base_dir, config.web.audit_log))
+        if attach:
+            from .attach import attach_devices
+
+            for closer in attach_devices(runtime, config, base_dir):
+                assistant.on_stop(closer)
+        return assistant
 
     def on_stop(self, fn: Callable[[], None]) -> None:
         """Something to close when the assistant stops (a device, the simulator)."""
