@@ -1,0 +1,265 @@
+"""Cards in one frame: where each lies, face up or down, and what it is.
+
+Two views are combined:
+
+* corner indices read anywhere in the picture (:mod:`.recogniser`), each
+  giving a card's identity, its orientation and so an estimate of its outline;
+* "not felt" regions, which show every card, face up or down, even when no
+  index is readable; a region with more area than its read cards explain holds
+  more cards (a covered hole card, a face-down card).
+
+On a table that is not felt-coloured (the photo set's white desks) only the
+index reads are used, so ``detect`` still works on any photo.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from dealer_pi.engine.cards import Card
+
+from .recogniser import IndexRead, Recogniser
+
+# Card shape in units of the rank-to-suit distance of its corner index (about
+# one glyph height); measured on common casino decks and the drawn deck.
+CARD_W_U = 6.3
+CARD_H_U = 8.8
+RANK_X_U = 0.65
+RANK_Y_U = 0.85
+
+
+@dataclass(frozen=True)
+class CardFound:
+    """One card in a frame; ``card`` is None when face down or not read with confidence."""
+
+    card: Card | None
+    face_up: bool
+    centre: tuple[float, float]
+    corners: tuple[tuple[float, float], ...]
+    confidence: float
+    zone: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "card": str(self.card) if self.card else None,
+            "face_up": self.face_up,
+            "centre": [round(self.centre[0], 1), round(self.centre[1], 1)],
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "confidence": round(self.confidence, 3),
+            "zone": self.zone,
+        }
+
+
+def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
+    """Card centre and corners implied by a corner index's position, direction and size."""
+    dx, dy = r.down
+    rx, ry = dy, -dx  # the card's interior lies to the index's right
+    u = math.hypot(r.suit_xy[0] - r.rank_xy[0], r.suit_xy[1] - r.rank_xy[1])
+    ox = r.rank_xy[0] - rx * RANK_X_U * u - dx * RANK_Y_U * u  # the card's corner next to this index
+    oy = r.rank_xy[1] - ry * RANK_X_U * u - dy * RANK_Y_U * u
+    w, h = CARD_W_U * u, CARD_H_U * u
+    pts = np.array(
+        [[ox, oy], [ox + rx * w, oy + ry * w], [ox + rx * w + dx * h, oy + ry * w + dy * h], [ox + dx * h, oy + dy * h]],
+        np.float32,
+    )
+    c = pts.mean(axis=0)
+    return (float(c[0]), float(c[1])), pts
+
+
+def felt_colour(bgr: np.ndarray) -> np.ndarray:
+    """The table's colour: the median of the frame, which is mostly felt."""
+    small = bgr[::8, ::8].reshape(-1, 3)
+    return np.median(small, axis=0).astype(np.float32)
+
+
+def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = 45.0) -> np.ndarray:
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.int16)
+    f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.int16)[0, 0]
+    d = np.abs(lab - f).sum(axis=2)
+    mask = (d > threshold).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def is_felt_like(felt: np.ndarray) -> bool:
+    """Coloured cloth (green, blue, red felt) as opposed to a white or grey desk."""
+    hsv = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+    return bool(hsv[1] > 70 and hsv[2] > 40)
+
+
+def paper_fraction(bgr: np.ndarray, mask: np.ndarray) -> float:
+    """Share of the masked pixels that look like white card stock."""
+    if not mask.any():
+        return 0.0
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    px = hsv[mask > 0]
+    bright = np.percentile(hsv[..., 2], 99)
+    paper = (px[:, 1] < 60) & (px[:, 2] > 0.6 * bright)
+    return float(paper.mean())
+
+
+class Detector:
+    """Finds every card in a frame. Reuse one per camera: loading the model takes a moment."""
+
+    def __init__(self, recogniser: Recogniser | None = None, felt_bgr: tuple[int, int, int] | None = None, card_height_px: float = 0.0) -> None:
+        self.recogniser = recogniser or Recogniser()
+        self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
+        self.card_height_px = card_height_px
+        self.last_region: np.ndarray | None = None  # the last frame's not-felt mask
+
+    def detect(self, bgr: np.ndarray) -> list[CardFound]:
+        felt = self.felt if self.felt is not None else felt_colour(bgr)
+        use_regions = is_felt_like(felt)
+        region = not_felt(bgr, felt) if use_regions else None
+        self.last_region = region
+        reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None)
+        cards = self._group_reads(reads)
+        if region is None:
+            return cards
+        return self._add_unread(bgr, region, cards, reads)
+
+    def _group_reads(self, reads: list[IndexRead]) -> list[CardFound]:
+        """One card per identity (a card's two corners agree); unknown reads far from named cards stay."""
+        out: list[CardFound] = []
+        by_card: dict[Card, list[IndexRead]] = {}
+        unknown: list[IndexRead] = []
+        for r in reads:
+            if r.card is None:
+                unknown.append(r)
+            else:
+                by_card.setdefault(r.card, []).append(r)
+        for card, rs in by_card.items():
+            rs.sort(key=lambda r: -r.confidence)
+            groups: list[list[IndexRead]] = []
+            for r in rs:
+                c, _ = outline_from_read(r)
+                for g in groups:
+                    gc, _ = outline_from_read(g[0])
+                    if math.dist(c, gc) < 0.5 * CARD_H_U * _unit(g[0]):
+                        g.append(r)
+                        break
+                else:
+                    groups.append([r])
+            for g in groups:
+                centre, pts = outline_from_read(g[0])
+                if len(g) > 1:
+                    # Two corners: the card's centre is midway between their estimates.
+                    c2, _ = outline_from_read(g[1])
+                    shift = ((c2[0] - centre[0]) / 2, (c2[1] - centre[1]) / 2)
+                    centre = (centre[0] + shift[0], centre[1] + shift[1])
+                    pts = pts + np.array(shift, np.float32)
+                conf = 1 - math.prod(1 - r.confidence for r in g)
+                out.append(CardFound(card, True, centre, _pts(pts), conf))
+        for r in sorted(unknown, key=lambda r: -r.confidence):
+            c, pts = outline_from_read(r)
+            if any(math.dist(c, f.centre) < 0.45 * CARD_H_U * _unit(r) for f in out):
+                continue
+            out.append(CardFound(None, True, c, _pts(pts), r.confidence))
+        return out
+
+    def _add_unread(self, bgr: np.ndarray, region: np.ndarray, cards: list[CardFound], reads: list[IndexRead]) -> list[CardFound]:
+        """Regions of card-coloured pixels that the reads do not explain become more cards."""
+        units = [_unit(r) for r in reads if r.card is not None]
+        if self.card_height_px:
+            card_area = self.card_height_px**2 * CARD_W_U / CARD_H_U
+        elif units:
+            u = float(np.median(units))
+            card_area = CARD_W_U * CARD_H_U * u * u
+        else:
+            card_area = 0.0
+        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not card_area:
+            # No read to size cards by: take the most common card-shaped region.
+            rects = [cv2.contourArea(c) for c in contours if _card_shaped(c)]
+            if not rects:
+                return cards
+            card_area = float(np.median(rects))
+        out = list(cards)
+        explained = np.zeros(region.shape, np.uint8)
+        for f in cards:
+            cv2.fillPoly(explained, [np.array(f.corners, np.int32)], 255)
+        for cnt in contours:
+            area = cv2.contourArea(cnt)
+            if area < 0.4 * card_area or area > 12 * card_area:
+                continue
+            blob = np.zeros(region.shape, np.uint8)
+            cv2.drawContours(blob, [cnt], -1, 255, -1)
+            blob &= region
+            inside = [f for f in cards if _inside(blob, f.centre)]
+            expected = max(1, int(round(area / card_area)))
+            if expected == 1 and len(inside) == 1 and inside[0] in out and _card_shaped(cnt):
+                # A lone card: its outline is better than the estimate from the index.
+                f = inside[0]
+                box = cv2.boxPoints(cv2.minAreaRect(cnt))
+                c = box.mean(axis=0)
+                out[out.index(f)] = CardFound(f.card, True, (float(c[0]), float(c[1])), _pts(box), f.confidence)
+                continue
+            missing = expected - len(inside)
+            if missing <= 0:
+                continue
+            rest = blob & ~explained
+            if cv2.countNonZero(rest) < 0.3 * card_area:
+                continue
+            paper = paper_fraction(bgr, rest)
+            face_up = paper > 0.4
+            ys, xs = np.nonzero(rest)
+            pts = np.column_stack([xs, ys]).astype(np.float32)
+            for part in _split(pts, missing):
+                rect = cv2.minAreaRect(part)
+                box = cv2.boxPoints(rect)
+                c = box.mean(axis=0)
+                conf = paper if face_up else 1 - paper
+                out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
+        return out
+
+
+def _unit(r: IndexRead) -> float:
+    return math.hypot(r.suit_xy[0] - r.rank_xy[0], r.suit_xy[1] - r.rank_xy[1])
+
+
+def _pts(a: np.ndarray) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in np.asarray(a).reshape(-1, 2))
+
+
+def _inside(mask: np.ndarray, p: tuple[float, float]) -> bool:
+    x, y = int(round(p[0])), int(round(p[1]))
+    return 0 <= y < mask.shape[0] and 0 <= x < mask.shape[1] and bool(mask[y, x])
+
+
+def _card_shaped(cnt: np.ndarray) -> bool:
+    (_, _), (w, h), _ = cv2.minAreaRect(cnt)
+    if min(w, h) < 8:
+        return False
+    ratio = max(w, h) / min(w, h)
+    return 1.2 < ratio < 1.6 and cv2.contourArea(cnt) > 0.85 * w * h
+
+
+def _split(pts: np.ndarray, k: int) -> list[np.ndarray]:
+    """Split a region's pixels into ``k`` card-sized parts (k-means on position)."""
+    if k <= 1 or len(pts) < 2 * k:
+        return [pts]
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(0)  # the same frame must split the same way every time
+    _, labels, _ = cv2.kmeans(pts, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    return [pts[labels.ravel() == i] for i in range(k) if (labels.ravel() == i).sum() > 3]
+
+
+def annotate(bgr: np.ndarray, cards: list[CardFound]) -> np.ndarray:
+    """The picture with each card's outline and name: green named, yellow unknown, blue face down."""
+    out = bgr.copy()
+    for f in cards:
+        pts = np.array(f.corners, np.int32)
+        colour = (80, 200, 80) if f.card else (0, 200, 230) if f.face_up else (230, 120, 40)
+        cv2.polylines(out, [pts], True, colour, 2, cv2.LINE_AA)
+        text = (str(f.card) if f.card else "?" if f.face_up else "down") + f" {f.confidence:.2f}"
+        if f.zone:
+            text += f" {f.zone}"
+        org = (int(f.centre[0]) - 30, int(f.centre[1]))
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 4, cv2.LINE_AA)
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1, cv2.LINE_AA)
+    return out

@@ -1,0 +1,170 @@
+"""Accuracy on the real photo set (``../shared/datasets/real-cards-cc-by``).
+
+    PYTHONPATH=. python -m dealer_pi.vision.evaluate [--limit N] [--enrol-half]
+
+The labels box each card's corner index (YOLO rows ``class cx cy w h``). A
+card is counted once per photo (a deck holds each card once), so per photo:
+
+* card-level recall: labelled face-up cards named by at least one confident read;
+* card-level precision: confident names that are cards labelled in the photo;
+* wrong-confident: confident names of cards not in the photo (the number that
+  must stay near zero: an unknown is fine, a wrong card is not).
+
+``--enrol-half`` enrols the deck from the even-numbered photos (sorted by
+name, using their labels) and scores only the odd-numbered ones, so enrolment
+and evaluation never share a photo; the un-enrolled figures are for the same
+odd-numbered photos.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from dealer_pi.engine.cards import Card
+
+from .enrol import rows_for_card
+from .recogniser import Enrolment, Recogniser
+from .sources import read_image
+
+DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-cards-cc-by"
+
+
+def class_names(root: Path = DATASET) -> list[str]:
+    text = (root / "data.yaml").read_text(encoding="utf-8")
+    line = next(ln for ln in text.splitlines() if ln.startswith("names:"))
+    return [s.strip().strip("'\"") for s in line.split("[", 1)[1].rsplit("]", 1)[0].split(",")]
+
+
+def card_of(name: str) -> Card | None:
+    """``10C`` -> Tc, ``AS`` -> As; backs and jokers -> None."""
+    if name in ("BACK",) or "JOKER" in name:
+        return None
+    return Card.parse(name[:-1] + name[-1].lower())
+
+
+@dataclass(frozen=True)
+class Corner:
+    card: Card | None
+    name: str
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels
+
+
+def corners(label_file: Path, names: list[str], width: int, height: int) -> list[Corner]:
+    out = []
+    for line in label_file.read_text(encoding="utf-8").split("\n"):
+        parts = line.split()
+        if len(parts) < 5:
+            continue
+        cls = int(parts[0])
+        vals = [float(v) for v in parts[1:]]
+        if len(vals) == 4:
+            cx, cy, w, h = vals
+            x0, x1, y0, y1 = cx - w / 2, cx + w / 2, cy - h / 2, cy + h / 2
+        else:  # polygon rows
+            xs, ys = vals[0::2], vals[1::2]
+            x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        out.append(Corner(card_of(names[cls]), names[cls], (x0 * width, y0 * height, x1 * width, y1 * height)))
+    return out
+
+
+@dataclass
+class Tally:
+    photos: int = 0
+    cards: int = 0
+    found: int = 0
+    named: int = 0
+    right: int = 0
+    wrong: list[str] = field(default_factory=list)
+    unknown_reads: int = 0
+    seconds: float = 0.0
+
+    def line(self, title: str) -> str:
+        rec = self.found / self.cards if self.cards else 0.0
+        prec = self.right / self.named if self.named else 0.0
+        return (
+            f"{title}: {self.photos} photos, {self.cards} face-up cards; recall {rec:.3f} ({self.found}/{self.cards}), "
+            f"precision {prec:.3f} ({self.right}/{self.named}), wrong-confident {len(self.wrong)}, "
+            f"unknown reads {self.unknown_reads}, {1000 * self.seconds / max(1, self.photos):.0f} ms/photo"
+        )
+
+
+def photos(root: Path = DATASET, prefix: str = "") -> list[Path]:
+    return sorted(p for p in (root / "images").iterdir() if p.name.startswith(prefix))
+
+
+def label_path(image: Path) -> Path:
+    return image.parent.parent / "labels" / (image.stem + ".txt")
+
+
+def score(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> Tally:
+    t = Tally()
+    for path in images:
+        img = read_image(path)
+        truth = {c.card for c in corners(label_path(path), names, img.shape[1], img.shape[0]) if c.card is not None}
+        t0 = time.perf_counter()
+        reads = recogniser.read(img)
+        t.seconds += time.perf_counter() - t0
+        named = {r.card for r in reads if r.card is not None}
+        t.unknown_reads += sum(1 for r in reads if r.card is None)
+        t.photos += 1
+        t.cards += len(truth)
+        t.found += len(truth & named)
+        t.named += len(named)
+        t.right += len(truth & named)
+        t.wrong.extend(f"{path.name}:{c}" for c in sorted(named - truth, key=str))
+    return t
+
+
+def enrol_from(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> Enrolment:
+    """Enrol from labelled photos: for each labelled corner, the pair inside its box most like the card."""
+    enrolment = Enrolment()
+    for path in images:
+        img = read_image(path)
+        for c in corners(label_path(path), names, img.shape[1], img.shape[0]):
+            if c.card is None:
+                continue
+            x0, y0, x1, y1 = c.box
+            pad = 0.1 * max(x1 - x0, y1 - y0)
+            rows = rows_for_card(recogniser, img, c.card, (x0 - pad, y0 - pad, x1 + pad, y1 + pad), max_rows=1)
+            if len(rows):
+                enrolment.add(rows, c.card)
+    return enrolment
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--root", type=Path, default=DATASET)
+    ap.add_argument("--limit", type=int, default=0, help="score only every n-th photo of each kind (0: all)")
+    ap.add_argument("--enrol-half", action="store_true")
+    ap.add_argument("--show-wrong", action="store_true")
+    args = ap.parse_args(argv)
+    names = class_names(args.root)
+    base = Recogniser()
+    for prefix in ("WIN_", "IMG_"):
+        items = photos(args.root, prefix)
+        if args.enrol_half:
+            enrol_set, items = items[0::2], items[1::2]
+        if args.limit:
+            items = items[:: args.limit]
+        plain = score(base, items, names)
+        print(plain.line(f"{prefix}* un-enrolled"))
+        if args.show_wrong:
+            print("  wrong:", " ".join(plain.wrong))
+        if args.enrol_half:
+            enrolment = enrol_from(base, enrol_set, names)
+            tuned = Recogniser(enrolment=enrolment)
+            t = score(tuned, items, names)
+            print(t.line(f"{prefix}* enrolled from {len(enrol_set)} other photos ({len(enrolment)} rows)"))
+            if args.show_wrong:
+                print("  wrong:", " ".join(t.wrong))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

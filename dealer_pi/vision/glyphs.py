@@ -1,0 +1,200 @@
+"""Finding corner-index candidates: ink blobs paired as (rank above suit).
+
+A card's corner index is a rank glyph with a suit glyph just below it. The
+line from the rank to the suit points to the card's bottom edge, so a pair of
+nearby blobs gives both the glyphs and the card's orientation without seeing
+the card's outline; that is why a card half covered by another still reads.
+Every plausible pair becomes a :class:`Hypothesis`; the recogniser decides
+which pairs really are indices (most are pips, picture fragments or clutter).
+
+Ink is dark or red on light paper: the per-pixel minimum of B, G, R is low
+for both black and red print, so one adaptive threshold finds both colours.
+
+>>> import numpy as np
+>>> img = np.full((60, 60, 3), 240, np.uint8)
+>>> img[10:30, 20:30] = 20; img[34:44, 20:30] = 20
+>>> hyps = find_hypotheses(img, GlyphParams(min_px=6))
+>>> [(h.rank_ids, h.suit_id) for h in hyps]  # the small blob is no rank over a suit twice its size
+[((1,), 2)]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+GRID = 20  # each glyph is resampled onto a GRID x GRID square
+GEOM = 6
+FEATURES = 2 * GRID * GRID + GEOM
+
+
+@dataclass(frozen=True)
+class GlyphParams:
+    """Sizes in pixels of the rank glyph the reader looks for."""
+
+    min_px: int = 9
+    max_px: int = 110
+    block: int = 25  # adaptive-threshold window (odd)
+    offset: int = 12  # how much darker than its neighbourhood ink must be
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """Components ``rank_ids`` (one, or two for "10") above component ``suit_id``."""
+
+    rank_ids: tuple[int, ...]
+    suit_id: int
+    rank_xy: tuple[float, float]
+    suit_xy: tuple[float, float]
+    size: float  # rank blob's larger bounding-box side
+
+
+@dataclass
+class Blobs:
+    """Connected ink components of one picture."""
+
+    labels: np.ndarray
+    stats: np.ndarray
+    centroids: np.ndarray
+    keep: np.ndarray  # ids of components sized like index glyphs
+
+
+def ink_mask(bgr: np.ndarray, params: GlyphParams) -> np.ndarray:
+    """255 where print is darker than the paper around it."""
+    grey = bgr.min(axis=2) if bgr.ndim == 3 else bgr
+    grey = cv2.medianBlur(np.ascontiguousarray(grey), 3)
+    block = params.block | 1
+    return cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, params.offset)
+
+
+def find_blobs(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None) -> Blobs:
+    ink = ink_mask(bgr, params)
+    if region is not None:
+        ink &= region
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    w = stats[:, cv2.CC_STAT_WIDTH]
+    h = stats[:, cv2.CC_STAT_HEIGHT]
+    area = stats[:, cv2.CC_STAT_AREA]
+    big = np.maximum(w, h)
+    fill = area / np.maximum(1, w * h)
+    ok = (big >= params.min_px * 0.45) & (big <= params.max_px) & (fill > 0.1) & (area >= 12)
+    ok[0] = False
+    return Blobs(labels, stats, centroids, np.nonzero(ok)[0])
+
+
+def find_hypotheses(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None) -> list[Hypothesis]:
+    return hypotheses_from_blobs(find_blobs(bgr, params, region), params)
+
+
+def hypotheses_from_blobs(blobs: Blobs, params: GlyphParams) -> list[Hypothesis]:
+    ids = blobs.keep
+    if len(ids) < 2:
+        return []
+    st = blobs.stats[ids]
+    size = np.maximum(st[:, cv2.CC_STAT_WIDTH], st[:, cv2.CC_STAT_HEIGHT]).astype(np.float32)
+    c = blobs.centroids[ids].astype(np.float32)
+    d = c[None, :, :] - c[:, None, :]  # d[i, j] = c[j] - c[i]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    si = size[:, None]
+    sj = size[None, :]
+    pair = (dist >= 0.5 * si) & (dist <= 1.9 * si) & (sj >= 0.35 * si) & (sj <= 1.35 * si) & (si >= params.min_px)
+    np.fill_diagonal(pair, False)
+    out: list[Hypothesis] = []
+    ii, jj = np.nonzero(pair)
+    for i, j in zip(ii.tolist(), jj.tolist()):
+        out.append(Hypothesis((int(ids[i]),), int(ids[j]), (float(c[i, 0]), float(c[i, 1])), (float(c[j, 0]), float(c[j, 1])), float(size[i])))
+        # "10" is two blobs side by side, across the rank-to-suit line.
+        u = d[i, j] / max(dist[i, j], 1e-6)
+        near = (dist[i] <= 1.25 * size[i]) & (size >= 0.6 * size[i]) & (size <= 1.5 * size[i])
+        near[i] = near[j] = False
+        for k in np.nonzero(near)[0].tolist():
+            v = d[i, k] / max(dist[i, k], 1e-6)
+            if abs(float(u @ v)) < 0.5 and i < k:
+                mx = (c[i] + c[k]) / 2
+                out.append(
+                    Hypothesis(
+                        (int(ids[i]), int(ids[k])),
+                        int(ids[j]),
+                        (float(mx[0]), float(mx[1])),
+                        (float(c[j, 0]), float(c[j, 1])),
+                        float(max(size[i], size[k])),
+                    )
+                )
+    return out
+
+
+def _glyph(blobs: Blobs, comp_ids: tuple[int, ...], angle_deg: float) -> tuple[np.ndarray, float, float, float]:
+    """The blobs turned upright and resampled to GRID x GRID; also height, aspect, fill."""
+    st = blobs.stats
+    x0 = min(int(st[k, 0]) for k in comp_ids)
+    y0 = min(int(st[k, 1]) for k in comp_ids)
+    x1 = max(int(st[k, 0] + st[k, 2]) for k in comp_ids)
+    y1 = max(int(st[k, 1] + st[k, 3]) for k in comp_ids)
+    lab = blobs.labels[y0:y1, x0:x1]
+    mask = lab == comp_ids[0]
+    for k in comp_ids[1:]:
+        mask |= lab == k
+    ys, xs = np.nonzero(mask)
+    cx, cy = (x1 - x0) / 2.0, (y1 - y0) / 2.0
+    a = math.radians(angle_deg)
+    ca, sa = math.cos(a), math.sin(a)
+    # Same matrix as cv2.getRotationMatrix2D(centre, angle_deg, 1).
+    rx = ca * (xs - cx) + sa * (ys - cy)
+    ry = -sa * (xs - cx) + ca * (ys - cy)
+    w = float(rx.max() - rx.min() + 1)
+    h = float(ry.max() - ry.min() + 1)
+    side = max(w, h)
+    scale = (GRID - 2) / side
+    m = np.array(
+        [
+            [ca * scale, sa * scale, 0.0],
+            [-sa * scale, ca * scale, 0.0],
+        ],
+        np.float32,
+    )
+    # Put the rotated bounding box's centre at the grid's centre.
+    mid_x = (rx.max() + rx.min()) / 2
+    mid_y = (ry.max() + ry.min()) / 2
+    m[0, 2] = GRID / 2 - scale * (ca * cx + sa * cy + mid_x) + 0.0
+    m[1, 2] = GRID / 2 - scale * (-sa * cx + ca * cy + mid_y)
+    src = mask.astype(np.float32)
+    if scale < 0.5:
+        # Shrink first so the warp does not alias thin strokes away.
+        f = scale * 2
+        sw, sh = max(2, round(src.shape[1] * f)), max(2, round(src.shape[0] * f))
+        src = cv2.resize(src, (sw, sh), interpolation=cv2.INTER_AREA)
+        m[:, 0] *= mask.shape[1] / sw
+        m[:, 1] *= mask.shape[0] / sh
+    g = cv2.warpAffine(src, m, (GRID, GRID), flags=cv2.INTER_LINEAR, borderValue=0.0)
+    fill = float(mask.sum()) / max(1.0, w * h)
+    return g, h, w / max(h, 1.0), fill
+
+
+def features(blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
+    """One row of FEATURES floats per hypothesis (both glyphs upright, then geometry)."""
+    out = np.zeros((len(hyps), FEATURES), np.float32)
+    for n, hy in enumerate(hyps):
+        dx = hy.suit_xy[0] - hy.rank_xy[0]
+        dy = hy.suit_xy[1] - hy.rank_xy[1]
+        angle = math.degrees(math.atan2(dy, dx)) - 90.0
+        rg, rh, ra, rf = _glyph(blobs, hy.rank_ids, angle)
+        sg, sh, sa, sf = _glyph(blobs, (hy.suit_id,), angle)
+        dist = math.hypot(dx, dy)
+        out[n, : GRID * GRID] = rg.ravel()
+        out[n, GRID * GRID : 2 * GRID * GRID] = sg.ravel()
+        out[n, -GEOM:] = (dist / rh, sh / rh, ra, sa, rf, sf)
+    return out
+
+
+def glyph_colour_red(bgr: np.ndarray, blobs: Blobs, comp_id: int) -> float:
+    """How red the blob's print is: >0 red, about 0 black or grey."""
+    x, y, w, h = (int(v) for v in blobs.stats[comp_id, :4])
+    mask = blobs.labels[y : y + h, x : x + w] == comp_id
+    px = bgr[y : y + h, x : x + w][mask].astype(np.float32)
+    if len(px) == 0:
+        return 0.0
+    b, g, r = px[:, 0].mean(), px[:, 1].mean(), px[:, 2].mean()
+    return float((r - max(g, b)) / 255.0)

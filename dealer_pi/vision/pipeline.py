@@ -1,0 +1,125 @@
+"""The camera's whole path: frame -> cards -> zones -> tracked observations.
+
+:class:`VisionPipeline` is what the runtime runs on its vision thread::
+
+    stage = LatestFrameStage(maxsize=1)
+    pump(open_source("v4l2", "0"), stage, stop)          # camera thread
+    pipeline = VisionPipeline(Detector(), zones=calibration)
+    pipeline.run(stage, engine_queue.put, stop)          # vision thread
+
+``run`` never blocks the camera (the stage drops stale frames) and only hands
+observations to ``emit``; ``stats()`` gives the frame rates for the dashboard.
+Zones come from an ArUco :class:`~dealer_pi.vision.calibration.Calibration`
+or, for simulated tables, from :class:`PixelZones` (rectangles in image
+pixels). Without zones, cards are found but no observations are made.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from typing import Callable, Mapping, Protocol
+
+import cv2
+import numpy as np
+
+from dealer_pi.engine.errors import InputError
+
+from .calibration import CameraWatch, WatchReport
+from .detect import CardFound, Detector
+from .sources import LatestFrameStage, check_frame
+from .tracker import CardTracker, Observation
+
+
+class ZoneMap(Protocol):
+    def zone_of(self, image_xy: tuple[float, float]) -> str | None: ...
+
+
+class PixelZones:
+    """Zones as axis-aligned boxes around centres in image pixels (the simulator's table)."""
+
+    def __init__(self, centres: Mapping[str, tuple[float, float]], half_w: float, half_h: float) -> None:
+        self.centres = dict(centres)
+        self.half_w = half_w
+        self.half_h = half_h
+
+    def zone_of(self, image_xy: tuple[float, float]) -> str | None:
+        best, dist = None, float("inf")
+        for name, (cx, cy) in self.centres.items():
+            dx, dy = abs(image_xy[0] - cx), abs(image_xy[1] - cy)
+            if dx <= self.half_w and dy <= self.half_h and dx + dy < dist:
+                best, dist = name, dx + dy
+        return best
+
+
+class VisionPipeline:
+    def __init__(
+        self,
+        detector: Detector | None = None,
+        zones: ZoneMap | None = None,
+        tracker: CardTracker | None = None,
+        watch: CameraWatch | None = None,
+        watch_every: int = 30,
+    ) -> None:
+        self.detector = detector or Detector()
+        self.zones = zones
+        self.tracker = tracker or CardTracker()
+        self.watch = watch
+        self.watch_every = watch_every
+        self.frames = 0
+        self.last_cards: list[CardFound] = []
+        self.last_watch: WatchReport | None = None
+        self.stage: LatestFrameStage | None = None
+        self.bad_frames = 0
+        self.last_error = ""
+
+    def cards(self, frame: np.ndarray) -> list[CardFound]:
+        """Cards in one frame, each with its zone when zones are known."""
+        found = self.detector.detect(frame)
+        if self.zones is None:
+            return found
+        return [dataclasses.replace(f, zone=self.zones.zone_of(f.centre)) for f in found]
+
+    def process(self, ts_ms: int, frame: np.ndarray) -> list[Observation]:
+        frame = check_frame(frame, f"camera frame at {ts_ms} ms")
+        self.frames += 1
+        if self.watch is not None and self.frames % self.watch_every == 1:
+            self.last_watch = self.watch.check(frame)
+        self.last_cards = self.cards(frame)
+        region = self.detector.last_region
+
+        def covered(centre: tuple[float, float], size: float) -> bool:
+            # Something not felt-coloured (a hand, chips) lies over the card's place.
+            if region is None:
+                return False
+            x, y, r = int(centre[0]), int(centre[1]), max(2, int(size * 0.25))
+            patch = region[max(0, y - r) : y + r, max(0, x - r) : x + r]
+            return bool(patch.size) and cv2.countNonZero(patch) > 0.6 * patch.size
+
+        return self.tracker.update(ts_ms, self.last_cards, covered)
+
+    def run(self, stage: LatestFrameStage, emit: Callable[[Observation], None], stop: threading.Event) -> None:
+        """Take frames from ``stage`` until ``stop``; a bad frame is skipped, not fatal."""
+        self.stage = stage
+        while not stop.is_set():
+            item = stage.get(timeout=0.2)
+            if item is None:
+                continue
+            ts, frame = item
+            try:
+                for obs in self.process(ts, frame):
+                    emit(obs)
+            except InputError as exc:
+                # A malformed frame is dropped and counted; the camera goes on.
+                self.bad_frames += 1
+                self.last_error = str(exc)
+            finally:
+                stage.done()
+
+    def stats(self) -> dict[str, float | str]:
+        out: dict[str, float | str] = {"frames": float(self.frames), "bad_frames": float(self.bad_frames)}
+        if self.stage is not None:
+            out.update(self.stage.stats())
+        if self.last_watch is not None:
+            out["camera"] = self.last_watch.state
+        return out

@@ -1,0 +1,265 @@
+"""Naming corner indices: a small two-layer network, plus what a venue enrolled.
+
+Two small networks (``models/index_mlp.npz``, made by
+``models/make_index_model.py``) look at one
+:class:`~dealer_pi.vision.glyphs.Hypothesis`: the rank network names the
+upper glyph (2..A, or "not a rank"), the suit network the lower one (c, d, h,
+s, or "not a suit"); the card's confidence is the product. Each runs as two
+matrix products in numpy, so the Pi needs nothing beyond OpenCV and numpy.
+
+Enrolment (:class:`Enrolment`) keeps the glyphs of the venue's own deck with
+their cards; when present, enrolled glyphs that look like the one being read
+vote instead of the network, which adapts the reader to a deck whose font the
+network never saw.
+
+A read below ``min_confidence`` is reported with ``card=None``: unknown is
+safer than a guess.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dealer_pi.engine.cards import Card
+
+from .glyphs import FEATURES, GRID, Blobs, GlyphParams, Hypothesis, features, find_blobs, glyph_colour_red, hypotheses_from_blobs
+
+RANKS = 13  # rank classes 0..12 are 2..A; 13 is "not a rank"
+SUITS = 4  # suit classes in Card order c, d, h, s; 4 is "not a suit"
+MODEL_DIR = Path(__file__).resolve().parents[2] / "models"
+DEFAULT_MODEL = MODEL_DIR / "index_mlp.npz"
+_G = GRID * GRID
+
+
+def rank_part(feats: np.ndarray) -> np.ndarray:
+    """The rank glyph and the pair's geometry."""
+    return np.hstack([feats[:, :_G], feats[:, 2 * _G :]])
+
+
+def suit_part(feats: np.ndarray) -> np.ndarray:
+    return feats[:, _G:]
+
+
+class ModelError(ValueError):
+    """The model or enrolment file is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class IndexRead:
+    """One corner index seen in a picture."""
+
+    card: Card | None
+    confidence: float
+    rank_xy: tuple[float, float]
+    suit_xy: tuple[float, float]
+    size: float  # rank glyph size in pixels
+    best: Card | None = None  # the top guess even when below the confidence bar
+
+    @property
+    def down(self) -> tuple[float, float]:
+        """Unit vector towards the card's bottom edge (rank to suit)."""
+        dx = self.suit_xy[0] - self.rank_xy[0]
+        dy = self.suit_xy[1] - self.rank_xy[1]
+        n = math.hypot(dx, dy) or 1.0
+        return dx / n, dy / n
+
+
+@dataclass
+class Mlp:
+    """One hidden ReLU layer and a softmax, on standardised inputs."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        return {
+            f"{prefix}w1": self.w1.astype(np.float16),
+            f"{prefix}b1": self.b1,
+            f"{prefix}w2": self.w2.astype(np.float16),
+            f"{prefix}b2": self.b2,
+            f"{prefix}mean": self.mean,
+            f"{prefix}scale": self.scale,
+        }
+
+    @staticmethod
+    def from_arrays(z: Any, prefix: str) -> "Mlp":
+        return Mlp(*(np.asarray(z[prefix + k], np.float32) for k in ("w1", "b1", "w2", "b2", "mean", "scale")))
+
+    def hidden(self, x: np.ndarray) -> np.ndarray:
+        return np.maximum(0.0, ((x - self.mean) / self.scale) @ self.w1 + self.b1)
+
+    def probs(self, x: np.ndarray) -> np.ndarray:
+        z = self.hidden(x) @ self.w2 + self.b2
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=1, keepdims=True)
+
+
+@dataclass
+class IndexModel:
+    """The rank network (14 classes) and the suit network (5 classes)."""
+
+    rank: Mlp
+    suit: Mlp
+
+    @staticmethod
+    def load(path: str | Path = DEFAULT_MODEL) -> "IndexModel":
+        p = Path(path)
+        try:
+            with np.load(p) as z:
+                model = IndexModel(Mlp.from_arrays(z, "rank_"), Mlp.from_arrays(z, "suit_"))
+        except (OSError, KeyError, ValueError) as exc:
+            raise ModelError(f"{p}: cannot load the index model ({exc})") from exc
+        if model.rank.w2.shape[1] != RANKS + 1 or model.suit.w2.shape[1] != SUITS + 1:
+            raise ModelError(f"{p}: the index model has the wrong number of classes")
+        return model
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, **self.rank.arrays("rank_"), **self.suit.arrays("suit_"))
+
+    def probs(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.rank.probs(rank_part(feats)), self.suit.probs(suit_part(feats))
+
+
+@dataclass
+class Enrolment:
+    """Feature rows of one venue's deck, each with its card's index."""
+
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, FEATURES), np.float32))
+    labels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def add(self, rows: np.ndarray, card: Card) -> None:
+        rows = np.asarray(rows, np.float32).reshape(-1, FEATURES)
+        self.rows = np.vstack([self.rows, rows])
+        self.labels = np.concatenate([self.labels, np.full(len(rows), card.index, np.int64)])
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, rows=self.rows.astype(np.float16), labels=self.labels)
+
+    @staticmethod
+    def load(path: str | Path) -> "Enrolment":
+        p = Path(path)
+        try:
+            with np.load(p) as z:
+                rows, labels = np.asarray(z["rows"], np.float32), np.asarray(z["labels"], np.int64)
+        except (OSError, KeyError, ValueError) as exc:
+            raise ModelError(f"{p}: cannot load the enrolment ({exc})") from exc
+        if rows.ndim != 2 or rows.shape[1] != FEATURES or len(rows) != len(labels) or (len(labels) and (labels.min() < 0 or labels.max() > 51)):
+            raise ModelError(f"{p}: not an enrolment file of this version (rows and labels do not match)")
+        return Enrolment(rows, labels)
+
+
+def _unit_rows(x: np.ndarray) -> np.ndarray:
+    x = x - x.mean(axis=1, keepdims=True)
+    return x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-6)
+
+
+def _knn_votes(query: np.ndarray, bank: np.ndarray, labels: np.ndarray, n_classes: int, k: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """Class shares among the k most similar bank rows, and the best similarity."""
+    sim = query @ bank.T
+    k = min(k, sim.shape[1])
+    top = np.argpartition(-sim, k - 1, axis=1)[:, :k]
+    p = np.zeros((len(query), n_classes), np.float32)
+    rows = np.arange(len(query))[:, None]
+    np.add.at(p, (np.repeat(rows, k, axis=1), labels[top]), np.maximum(sim[rows, top], 0.0))
+    p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-6)
+    return p, sim.max(axis=1)
+
+
+class Recogniser:
+    """Finds and names corner indices in a picture."""
+
+    def __init__(
+        self,
+        model: IndexModel | None = None,
+        enrolment: Enrolment | None = None,
+        params: GlyphParams | None = None,
+        min_confidence: float = 0.8,
+        enrol_similarity: float = 0.75,
+    ) -> None:
+        self.model = model or IndexModel.load()
+        self.enrolment = enrolment
+        self.params = params or GlyphParams()
+        self.min_confidence = min_confidence
+        self.enrol_similarity = enrol_similarity
+        self._bank: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        if enrolment is not None and len(enrolment):
+            self._bank = (
+                _unit_rows(enrolment.rows[:, :_G]),
+                _unit_rows(enrolment.rows[:, _G : 2 * _G]),
+                enrolment.labels // 4,
+                enrolment.labels % 4,
+            )
+
+    def class_probs(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities per pair; enrolled glyphs that look alike take over."""
+        pr, ps = self.model.probs(feats)
+        if self._bank is not None and len(feats):
+            bank_r, bank_s, lab_r, lab_s = self._bank
+            for p, q, bank, lab, n in (
+                (pr, _unit_rows(feats[:, :_G]), bank_r, lab_r, RANKS),
+                (ps, _unit_rows(feats[:, _G : 2 * _G]), bank_s, lab_s, SUITS),
+            ):
+                votes, sim = _knn_votes(q, bank, lab, n)
+                # A close enrolled glyph speaks for this deck; a far one says nothing.
+                w = np.clip((sim - self.enrol_similarity) / 0.1, 0.0, 1.0)[:, None]
+                p[:, :n] = (1 - w) * p[:, :n] + w * votes * (1 - p[:, n : n + 1])
+        return pr, ps
+
+    def read(self, bgr: np.ndarray, region: np.ndarray | None = None) -> list[IndexRead]:
+        """Every corner index in ``bgr`` (only inside ``region`` if given)."""
+        blobs = find_blobs(bgr, self.params, region)
+        hyps = hypotheses_from_blobs(blobs, self.params)
+        if not hyps:
+            return []
+        pr, ps = self.class_probs(features(blobs, hyps))
+        return self._decide(bgr, blobs, hyps, pr, ps)
+
+    def _decide(self, bgr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis], pr: np.ndarray, ps: np.ndarray) -> list[IndexRead]:
+        ps = ps.copy()
+        colourful = bgr.ndim == 3 and _colourful(bgr)
+        reds: dict[int, float] = {}
+        for n, hy in enumerate(hyps):
+            red = reds.setdefault(hy.suit_id, glyph_colour_red(bgr, blobs, hy.suit_id))
+            if red > 0.12:
+                ps[n, [0, 3]] *= 0.05  # clearly red print is no club or spade
+            elif red < 0.02 and colourful:
+                ps[n, [1, 2]] *= 0.2
+        ps /= ps.sum(axis=1, keepdims=True)
+        r = pr[:, :RANKS].argmax(axis=1)
+        s = ps[:, :SUITS].argmax(axis=1)
+        idx = np.arange(len(hyps))
+        conf = pr[idx, r] * ps[idx, s]
+        order = np.argsort(-conf)
+        used: set[int] = set()
+        reads: list[IndexRead] = []
+        for n in order.tolist():
+            hy = hyps[n]
+            if conf[n] < 0.3:
+                break
+            comps = set(hy.rank_ids) | {hy.suit_id}
+            if comps & used:
+                continue
+            used |= comps
+            c = float(conf[n])
+            card = Card.from_index(int(r[n]) * 4 + int(s[n]))
+            reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card))
+        return reads
+
+
+def _colourful(bgr: np.ndarray) -> bool:
+    """False for grey-scale pictures, where colour says nothing about the suit."""
+    small = bgr[::16, ::16].astype(np.int16)
+    return bool(np.abs(small[..., 2] - small[..., 1]).mean() + np.abs(small[..., 1] - small[..., 0]).mean() > 6)

@@ -1,0 +1,154 @@
+"""From per-frame detections to table observations: one card, one event.
+
+A card must be seen in ``confirm_frames`` frames at the same place before it
+is reported (``CardSeen``), so a card sliding across the felt in the dealer's
+hand, or a glint that looks like a card for a frame, reports nothing. Its
+identity is the vote of all frames seen so far; a card whose votes do not
+reach ``min_confidence`` is reported with ``card=None``.
+
+A reported card leaves (``CardLeft``) only after its place has shown bare
+felt for ``leave_frames`` frames. While something covers the place (a hand,
+chips, another card) the card is held, not dropped: hands passing over the
+cards produce no events. A face-down card turned face up in place is reported
+again with ``face_up=True`` (that is news: the card is now exposed).
+
+>>> from dealer_pi.engine.cards import Card
+>>> from dealer_pi.vision.detect import CardFound
+>>> t = CardTracker(confirm_frames=2, leave_frames=2)
+>>> f = CardFound(Card.parse("Ah"), True, (100.0, 100.0), ((80.0, 70.0), (120.0, 70.0), (120.0, 130.0), (80.0, 130.0)), 0.97, "board")
+>>> t.update(0, [f]), [str(o.card) for o in t.update(66, [f])]
+([], ['Ah'])
+>>> t.update(132, []), [type(o).__name__ for o in t.update(198, [])]
+([], ['CardLeft'])
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Sequence, Union
+
+from dealer_pi.engine.cards import Card
+from dealer_pi.engine.observations import CardLeft, CardSeen, Zone
+
+from .detect import CardFound
+
+Observation = Union[CardSeen, CardLeft]
+
+
+@dataclass
+class Track:
+    zone: str
+    centre: tuple[float, float]
+    size: float
+    first_ts: int
+    hits: int = 0
+    misses: int = 0
+    votes: Counter[Card] = field(default_factory=Counter)
+    up_votes: int = 0
+    down_votes: int = 0
+    reported: bool = False
+    reported_face_up: bool | None = None
+    reported_card: Card | None = None
+
+    @property
+    def face_up(self) -> bool:
+        return self.up_votes >= self.down_votes
+
+    def identity(self, min_confidence: float) -> tuple[Card | None, float]:
+        """The voted card and its share of the face-up evidence."""
+        if not self.votes:
+            return None, 0.0
+        card, weight = self.votes.most_common(1)[0]
+        share = weight / max(1e-6, sum(self.votes.values()) + 0.5 * self._unknown)
+        return (card if share >= min_confidence else None), float(share)
+
+    _unknown: float = 0.0
+
+
+class CardTracker:
+    """Feed it each frame's detections (with zones); it returns the observations to send."""
+
+    def __init__(self, confirm_frames: int = 3, leave_frames: int = 5, min_confidence: float = 0.8, match_frac: float = 0.45) -> None:
+        self.confirm_frames = confirm_frames
+        self.leave_frames = leave_frames
+        self.min_confidence = min_confidence
+        self.match_frac = match_frac
+        self.tracks: list[Track] = []
+
+    def update(
+        self,
+        ts_ms: int,
+        found: Sequence[CardFound],
+        covered: Callable[[tuple[float, float], float], bool] | None = None,
+    ) -> list[Observation]:
+        """``covered(centre, size)`` says whether something other than felt is at a place now."""
+        out: list[Observation] = []
+        dets = [f for f in found if f.zone is not None and f.zone != "pot"]
+        unmatched = set(range(len(dets)))
+        pairs = []
+        for ti, tr in enumerate(self.tracks):
+            for di, d in enumerate(dets):
+                dist = math.dist(tr.centre, d.centre)
+                if dist < self.match_frac * tr.size:
+                    same = d.card is not None and tr.votes and d.card == tr.votes.most_common(1)[0][0]
+                    pairs.append((dist - (1000.0 if same else 0.0), ti, di))
+        pairs.sort()
+        used_t: set[int] = set()
+        for _, ti, di in pairs:
+            if ti in used_t or di not in unmatched:
+                continue
+            used_t.add(ti)
+            unmatched.discard(di)
+            self._observe(self.tracks[ti], dets[di])
+        for di in sorted(unmatched):
+            d = dets[di]
+            tr = Track(d.zone or "", d.centre, _size(d), ts_ms)
+            self._observe(tr, d)
+            self.tracks.append(tr)
+            used_t.add(len(self.tracks) - 1)
+        keep: list[Track] = []
+        for ti, tr in enumerate(self.tracks):
+            if ti not in used_t:
+                if covered is not None and covered(tr.centre, tr.size):
+                    tr.misses = 0  # hidden, not gone
+                else:
+                    tr.misses += 1
+                if not tr.reported and tr.misses >= 2:
+                    continue  # a flicker: never reported, silently dropped
+                if tr.reported and tr.misses >= self.leave_frames:
+                    out.append(CardLeft(Zone.parse(tr.zone), tr.reported_card, "camera", ts_ms))
+                    continue
+            keep.append(tr)
+            if tr.hits >= self.confirm_frames and tr.misses == 0:
+                card, share = tr.identity(self.min_confidence)
+                face_up = tr.face_up
+                if not tr.reported or (face_up and not tr.reported_face_up) or (card is not None and tr.reported_card is None and face_up):
+                    conf = share if face_up else tr.down_votes / max(1, tr.hits)
+                    out.append(CardSeen(Zone.parse(tr.zone), face_up, card if face_up else None, round(conf, 3), "camera", ts_ms))
+                    tr.reported = True
+                    tr.reported_face_up = face_up
+                    tr.reported_card = card if face_up else None
+        self.tracks = keep
+        return out
+
+    def _observe(self, tr: Track, d: CardFound) -> None:
+        tr.hits += 1
+        tr.misses = 0
+        # Follow slow drift, but the zone stays the one it landed in.
+        tr.centre = (0.7 * tr.centre[0] + 0.3 * d.centre[0], 0.7 * tr.centre[1] + 0.3 * d.centre[1])
+        if d.face_up:
+            tr.up_votes += 1
+            if d.card is not None:
+                tr.votes[d.card] += d.confidence
+            else:
+                tr._unknown += 1.0
+        else:
+            tr.down_votes += 1
+
+
+def _size(d: CardFound) -> float:
+    xs = [p[0] for p in d.corners]
+    ys = [p[1] for p in d.corners]
+    return max(20.0, math.hypot(max(xs) - min(xs), max(ys) - min(ys)) / 1.5)

@@ -1,0 +1,250 @@
+"""Build ``models/index_mlp.npz``, the corner-index network, from generated pictures only.
+
+    PYTHONPATH=. python models/make_index_model.py [--scenes 2400] [--seed 5]
+
+Each training picture is made here: decks drawn with OpenCV's Hershey fonts
+and drawn suit shapes (random font, stroke weight, index size, colours), laid
+on felt, wood, white or dark tables at any angle and scale (rank glyphs 9 to
+70 pixels), overlapping, partly covered by a "hand", with uneven light, glare,
+blur, noise, JPEG loss and stretched aspect (as in photos resized to a
+square). The real index reader runs on each picture; every pair it proposes
+is labelled from the known card positions (a card, or "not an index"), and a
+two-layer network (numpy, Adam) learns those labels. Same seed, same model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dealer_pi.engine.cards import FULL_DECK  # noqa: E402
+from dealer_pi.vision.faces import CARD_H, FONTS, FaceStyle, render_back, render_face  # noqa: E402
+from dealer_pi.vision.glyphs import FEATURES, GlyphParams, features, find_blobs, hypotheses_from_blobs  # noqa: E402
+from dealer_pi.vision.recogniser import RANKS, SUITS, IndexModel, Mlp, rank_part, suit_part  # noqa: E402
+
+NONE_CLASS = 52
+from dealer_pi.vision.render import Placement, camera_faults, card_homography, compose, felt  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "index_mlp.npz"
+
+
+def random_style(rng: np.random.Generator) -> FaceStyle:
+    ink = int(rng.integers(0, 60))
+    return FaceStyle(
+        font=int(FONTS[rng.integers(len(FONTS))]) | (cv2.FONT_ITALIC if rng.random() < 0.1 else 0),
+        thickness=int(rng.integers(2, 7)),
+        index_height=int(rng.integers(30, 50)),
+        suit_variant=int(rng.integers(0, 4)),
+        paper=tuple(int(v) for v in rng.integers(215, 256, 3)),  # type: ignore[arg-type]
+        red=(int(rng.integers(0, 70)), int(rng.integers(0, 60)), int(rng.integers(150, 235))),
+        black=(ink, ink, ink),
+        squeeze=float(rng.uniform(0.7, 1.25)),
+    )
+
+
+def background(rng: np.random.Generator, size: int) -> np.ndarray:
+    kind = rng.integers(5)
+    if kind == 0:
+        colour = (int(rng.integers(20, 80)), int(rng.integers(80, 150)), int(rng.integers(10, 60)))
+    elif kind == 1:
+        colour = (int(rng.integers(100, 160)), int(rng.integers(40, 90)), int(rng.integers(10, 40)))
+    elif kind == 2:
+        v = int(rng.integers(170, 230))
+        colour = (v, v, v)
+    elif kind == 3:
+        colour = (int(rng.integers(60, 110)), int(rng.integers(110, 160)), int(rng.integers(150, 210)))
+    else:
+        v = int(rng.integers(10, 60))
+        colour = (v, v, v)
+    img = felt(size, size, rng, colour)
+    for _ in range(int(rng.integers(0, 6))):  # clutter: strokes and letters
+        p = tuple(int(v) for v in rng.integers(0, size, 2))
+        cv2.putText(img, chr(int(rng.integers(65, 91))), p, int(FONTS[rng.integers(len(FONTS))]), float(rng.uniform(0.4, 1.5)), (int(rng.integers(0, 255)),) * 3, int(rng.integers(1, 4)))
+    return img
+
+
+def make_scene(rng: np.random.Generator, size: int = 400):
+    style = random_style(rng)
+    cards = rng.choice(len(FULL_DECK), size=int(rng.integers(1, 5)), replace=False)
+    glyph = float(np.exp(rng.uniform(math.log(9), math.log(70))))
+    height = glyph * CARD_H / style.index_height
+    placements: list[Placement] = []
+    boxes = []
+    for k, ci in enumerate(cards.tolist()):
+        card = FULL_DECK[ci]
+        down = rng.random() < 0.12
+        if down:
+            img = render_back(tuple(int(v) for v in rng.integers(20, 200, 3)))  # type: ignore[arg-type]
+            bx = []
+        else:
+            img, bx = render_face(card, style)
+        if k == 0:
+            centre = tuple(rng.uniform(0.2, 0.8, 2) * size)
+        else:
+            prev = placements[-1].centre
+            off = rng.normal(0, 0.35 * height, 2)
+            centre = (prev[0] + off[0], prev[1] + off[1])
+        hm = card_homography(centre, float(rng.uniform(0, 360)), height, tilt=float(rng.normal(0, 0.05)))
+        placements.append(Placement(img, hm, None if down else card, not down))
+        boxes.append(bx)
+    scene = compose(background(rng, size), placements)
+    frame = scene.frame
+    if rng.random() < 0.3:  # a hand or a chip over part of the table
+        c = tuple(int(v) for v in rng.integers(0, size, 2))
+        ax = (int(rng.integers(20, 90)), int(rng.integers(15, 60)))
+        skin = (int(rng.integers(60, 140)), int(rng.integers(90, 170)), int(rng.integers(140, 230)))
+        cv2.ellipse(frame, c, ax, float(rng.uniform(0, 180)), 0, 360, skin, -1)
+        scene.top[cv2.ellipse(np.zeros_like(scene.top, np.uint8), c, ax, 0, 0, 360, 1, -1) > 0] = -1
+    frame = camera_faults(frame, rng, float(rng.uniform(0.3, 1.2)))
+    if rng.random() < 0.6:  # photos squeezed to a square (16:9 webcam frames: 0.56)
+        f = float(np.exp(rng.uniform(math.log(0.5), math.log(1.7))))
+        frame = cv2.resize(frame, (size, int(size * f)))
+        scene.top = cv2.resize(scene.top, (size, int(size * f)), interpolation=cv2.INTER_NEAREST)
+        stretch = np.diag([1.0, f, 1.0])
+        placements = [Placement(p.image, stretch @ p.h, p.card, p.face_up) for p in placements]
+    if rng.random() < 0.15:
+        frame = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if rng.random() < 0.5:
+        ok, enc = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        frame = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    if rng.random() < 0.3:  # salt and pepper, as in the photo set's augmentation
+        m = rng.random(frame.shape[:2])
+        frame[m < 0.003] = 0
+        frame[m > 0.997] = 255
+    return frame, placements, boxes, scene.top
+
+
+def label_scene(frame, placements, boxes, top, params: GlyphParams):
+    blobs = find_blobs(frame, params)
+    hyps = hypotheses_from_blobs(blobs, params)
+    if not hyps:
+        return np.zeros((0, FEATURES), np.float32), np.zeros(0, np.int64)
+    labels = np.full(len(hyps), NONE_CLASS, np.int64)
+    inv = [np.linalg.inv(p.h) for p in placements]
+    fh, fw = frame.shape[:2]
+    for n, hy in enumerate(hyps):
+        x, y = int(hy.rank_xy[0]), int(hy.rank_xy[1])
+        if not (0 <= x < fw and 0 <= y < fh):
+            continue
+        k = int(top[y, x])
+        if k < 0 or placements[k].card is None:
+            continue
+        pts = np.array([[hy.rank_xy], [hy.suit_xy]], np.float64)
+        (rx, ry), (sx, sy) = cv2.perspectiveTransform(pts, inv[k]).reshape(2, 2)
+        for b in boxes[k]:
+            h = b.rank[3] - b.rank[1]
+            rc = ((b.rank[0] + b.rank[2]) / 2, (b.rank[1] + b.rank[3]) / 2)
+            sc = ((b.suit[0] + b.suit[2]) / 2, (b.suit[1] + b.suit[3]) / 2)
+            if math.hypot(rx - rc[0], ry - rc[1]) < 0.2 * h and math.hypot(sx - sc[0], sy - sc[1]) < 0.3 * h:
+                labels[n] = placements[k].card.index  # type: ignore[union-attr]
+    return features(blobs, hyps), labels
+
+
+def train(x: np.ndarray, y: np.ndarray, n_classes: int, rng: np.random.Generator, hidden: int = 96, epochs: int = 30) -> Mlp:
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0) + 0.05
+    xn = (x - mean) / scale
+    w1 = rng.normal(0, math.sqrt(2 / x.shape[1]), (x.shape[1], hidden)).astype(np.float32)
+    b1 = np.zeros(hidden, np.float32)
+    w2 = rng.normal(0, math.sqrt(1 / hidden), (hidden, n_classes)).astype(np.float32)
+    b2 = np.zeros(n_classes, np.float32)
+    params = [w1, b1, w2, b2]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    step = 0
+    batch = 256
+    for epoch in range(epochs):
+        lr = 2e-3 * (0.5 * (1 + math.cos(math.pi * epoch / epochs)))
+        order = rng.permutation(len(xn))
+        loss_sum = 0.0
+        for s in range(0, len(order), batch):
+            idx = order[s : s + batch]
+            xb = xn[idx] + rng.normal(0, 0.1, (len(idx), xn.shape[1])).astype(np.float32)
+            yb = y[idx]
+            h = np.maximum(0, xb @ w1 + b1)
+            z = h @ w2 + b2
+            z -= z.max(axis=1, keepdims=True)
+            p = np.exp(z)
+            p /= p.sum(axis=1, keepdims=True)
+            loss_sum += float(-np.log(p[np.arange(len(idx)), yb] + 1e-9).sum())
+            g = p
+            g[np.arange(len(idx)), yb] -= 1
+            g /= len(idx)
+            gw2 = h.T @ g + 1e-4 * w2
+            gb2 = g.sum(axis=0)
+            gh = (g @ w2.T) * (h > 0)
+            gw1 = xb.T @ gh + 1e-4 * w1
+            gb1 = gh.sum(axis=0)
+            step += 1
+            for p_, g_, m_, v_ in zip(params, [gw1, gb1, gw2, gb2], m, v):
+                m_ *= 0.9
+                m_ += 0.1 * g_
+                v_ *= 0.999
+                v_ += 0.001 * g_ * g_
+                p_ -= lr * (m_ / (1 - 0.9**step)) / (np.sqrt(v_ / (1 - 0.999**step)) + 1e-8)
+        print(f"epoch {epoch + 1}/{epochs} loss {loss_sum / len(order):.4f}", flush=True)
+    return Mlp(w1, b1, w2, b2, mean.astype(np.float32), scale.astype(np.float32))
+
+
+def make_dataset(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    params = GlyphParams()
+    xs, ys = [], []
+    for _ in range(n_scenes):
+        frame, placements, boxes, top = make_scene(rng)
+        x, y = label_scene(frame, placements, boxes, top, params)
+        pos = y != NONE_CLASS
+        neg = np.nonzero(~pos)[0]
+        keep_neg = rng.choice(neg, size=min(len(neg), max(4, 2 * int(pos.sum()))), replace=False) if len(neg) else neg
+        keep = np.concatenate([np.nonzero(pos)[0], keep_neg])
+        xs.append(x[keep])
+        ys.append(y[keep])
+    return np.vstack(xs), np.concatenate(ys)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scenes", type=int, default=8000)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--cache", type=Path, help="keep the generated samples here and reuse them")
+    args = ap.parse_args()
+    cv2.setRNGSeed(args.seed)
+    t0 = time.time()
+    if args.cache and args.cache.exists():
+        with np.load(args.cache) as z:
+            x, y = z["x"], z["y"]
+    else:
+        x, y = make_dataset(args.scenes, args.seed)
+        if args.cache:
+            np.savez(args.cache, x=x, y=y)
+    print(f"{len(y)} samples ({int((y != NONE_CLASS).sum())} indices) in {time.time() - t0:.0f}s", flush=True)
+    n_val = len(y) // 10
+    rng = np.random.default_rng(args.seed + 1)
+    order = rng.permutation(len(y))
+    val, tr = order[:n_val], order[n_val:]
+    yr = np.where(y == NONE_CLASS, RANKS, y // 4)
+    ys = np.where(y == NONE_CLASS, SUITS, y % 4)
+    print("rank network")
+    rank = train(rank_part(x[tr]), yr[tr], RANKS + 1, rng, epochs=args.epochs)
+    print("suit network")
+    suit = train(suit_part(x[tr]), ys[tr], SUITS + 1, rng, epochs=args.epochs)
+    model = IndexModel(rank, suit)
+    pr, ps = model.probs(x[val])
+    print(f"held-out synthetic accuracy: rank {float((pr.argmax(1) == yr[val]).mean()):.4f}, suit {float((ps.argmax(1) == ys[val]).mean()):.4f}")
+    model.save(args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB) in {time.time() - t0:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
