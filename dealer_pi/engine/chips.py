@@ -76,7 +76,7 @@ def interpret_chips(st: HandState, i: int, c: ChipsPlaced) -> Meaning:
             # 000 §11e (NL: the raise is the chip) and §11f (PL: the most allowed up to the chip).
             return raise_to(pushed_to, "BET-OVERSIZED-CHIP")
         return raise_to(pushed_to, "BET-VERBAL")
-    if c.single_chip and not all_in:
+    if c.single_chip:
         # 000 §11a (Limit), §11b (NL preflop), §11d (facing a bet): a call.
         # §11c: after the flop the initial bettor bets the chip's value.
         if structure is Structure.LIMIT or st.street == 0 or to_call > 0:

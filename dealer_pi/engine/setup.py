@@ -106,6 +106,15 @@ def check_setup(setup: HandSetup) -> None:
         raise InputError("setup.big_bet", "must be a whole number >= 0")
 
 
+def default_small_blind(big_blind: int, structure: Structure = Structure.NO_LIMIT) -> int:
+    """BET-BLINDS: half the big blind; in Limit half the small bet rounded down ($2 at $5/$10).
+
+    >>> default_small_blind(5, Structure.LIMIT), default_small_blind(100)
+    (2, 50)
+    """
+    return big_blind // 2
+
+
 def clockwise_from(seats: Sequence[int], after: int) -> list[int]:
     """``seats`` (sorted seat numbers) in dealing order starting left of seat ``after``.
 
