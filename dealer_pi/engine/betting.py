@@ -228,6 +228,7 @@ def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
         st.raises += 1
     st.current_bet = to
     st.aggressor = i
+    st.aggressor_street = st.street
     st.last_caller = -1
     for j in range(len(st.order)):
         if j != i and not st.folded[j] and st.stacks[j] > 0:
@@ -299,9 +300,7 @@ def start_street(st: HandState, out: Out) -> None:
     st.current_bet = 0
     st.min_increment = st.street_size()
     st.raises = 0
-    st.aggressor = -1
-    st.last_caller = -1
-    st.first_actor = -1
+    st.first_actor = -1  # the last aggressor and caller are kept: show order looks back (POT-SHOW-ORDER)
     if len(st.able()) >= 2:
         for i in range(n):
             st.needs[i] = not st.folded[i] and st.stacks[i] > 0

@@ -85,6 +85,7 @@ def start_hand(setup: HandSetup, profile: RuleProfile = RuleProfile(), out: list
     st.min_increment = setup.small_bet
     st.raises = 0
     st.aggressor = -1
+    st.aggressor_street = 0
     st.last_caller = -1
     st.first_actor = -1
     st.acted_after_blinds = 0

@@ -40,8 +40,8 @@ class RuleProfile:
 
     name: str = field(default="standard", metadata={"rule": "", "choices": (), "doc": "profile name"})
     odd_chip: str = _opt(
-        "left-of-button", "POT-ODD-CHIP", ("left-of-button", "best-hand-first"),
-        "who gets the odd chip of a split pot: the winner first left of the button (000 §13)",
+        "left-of-button", "POT-ODD-CHIP", ("left-of-button", "high-card-by-suit"),
+        "who gets the odd chip: the winner first left of the button (000 §13), or the highest card by suit",
     )
     show_order: str = _opt(
         "left-of-last-caller", "POT-SHOW-ORDER", SHOW_ORDERS,

@@ -27,10 +27,10 @@ def begin_showdown(st: HandState, out: Out) -> None:
 def show_order(st: HandState) -> list[int]:
     """Live player indices in the order they are asked to show (POT-SHOW-ORDER, by profile).
 
-    ``last-aggressor`` (003): the last bettor or raiser of the final round, else first left
-    of the button; ``bettor-or-first`` (002 §12.2): the bettor, else the first to act;
-    ``left-of-last-caller`` (000 §41): the player left of the last to call, else first left
-    of the button. Then clockwise.
+    ``last-aggressor`` (003): the last bettor or raiser of the hand, else first left of the
+    button; ``bettor-or-first`` (002 §12.2): the bettor of the final round, else its first
+    to act; ``left-of-last-caller`` (000 §41): the player left of the last to call, else
+    first left of the button. Then clockwise; folded players are skipped.
     """
     n = len(st.order)
     rule = st.profile.show_order
@@ -40,7 +40,10 @@ def show_order(st: HandState) -> list[int]:
     elif rule == "last-aggressor":
         start = st.aggressor if st.aggressor >= 0 else 0
     elif rule == "bettor-or-first":
-        start = st.aggressor if st.aggressor >= 0 else (st.first_actor if st.first_actor >= 0 else 0)
+        if st.aggressor >= 0 and st.aggressor_street == 3:
+            start = st.aggressor
+        else:
+            start = st.first_actor if st.first_actor >= 0 else 0
     return [j for j in ((start + k) % n for k in range(n)) if not st.folded[j]]
 
 

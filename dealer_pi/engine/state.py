@@ -34,7 +34,7 @@ class HandState:
     __slots__ = (
         "setup", "profile", "order", "index_of", "starting", "stacks", "bets", "total", "dead",
         "folded", "mucked", "hole", "shown", "board", "burns", "street", "phase", "to_act",
-        "needs", "acted_at", "current_bet", "min_increment", "raises", "aggressor",
+        "needs", "acted_at", "current_bet", "min_increment", "raises", "aggressor", "aggressor_street",
         "last_caller", "first_actor", "acted_after_blinds", "blind_seats", "awards", "declared",
         "rake", "seen", "misdeal", "entries",
     )
@@ -63,6 +63,7 @@ class HandState:
     min_increment: int
     raises: int
     aggressor: int
+    aggressor_street: int
     last_caller: int
     first_actor: int
     acted_after_blinds: int
@@ -101,6 +102,7 @@ class HandState:
         c.min_increment = self.min_increment
         c.raises = self.raises
         c.aggressor = self.aggressor
+        c.aggressor_street = self.aggressor_street
         c.last_caller = self.last_caller
         c.first_actor = self.first_actor
         c.acted_after_blinds = self.acted_after_blinds
