@@ -26,3 +26,59 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# ---- On a Raspberry Pi: `sudo make install` --------------------------------------------
+# A venv that also sees Debian's python3-lgpio and python3-picamera2, the systemd unit,
+# a commented config at $(SYSCONFDIR)/config.toml (kept if present), the service user,
+# and the service enabled and started. DESTDIR=/some/dir stages the files there and
+# skips everything that touches the running system (user, groups, systemctl).
+PREFIX ?= /opt/dealer-pi
+SYSCONFDIR ?= /etc/dealer-pi
+UNITDIR ?= /etc/systemd/system
+SERVICE_USER ?= dealer-pi
+DESTDIR ?=
+IVENV := $(DESTDIR)$(PREFIX)/venv
+ICONF := $(DESTDIR)$(SYSCONFDIR)/config.toml
+
+.PHONY: install-user install-venv install-units install-config install-enable
+
+install: install-user install-venv install-units install-config install-enable
+
+install-user:
+	@if [ -z "$(DESTDIR)" ]; then \
+	  for g in gpio video dialout; do getent group $$g >/dev/null || groupadd --system $$g; done; \
+	  id -u $(SERVICE_USER) >/dev/null 2>&1 || useradd --system --user-group --no-create-home \
+	    --home-dir /var/lib/dealer-pi --shell /usr/sbin/nologin $(SERVICE_USER); \
+	  usermod -a -G gpio,video,dialout $(SERVICE_USER); \
+	fi
+
+install-venv:
+	install -d $(DESTDIR)$(PREFIX)
+	test -x $(IVENV)/bin/python || $(PYTHON) -m venv --system-site-packages $(IVENV)
+	$(IVENV)/bin/python -m pip install -q --upgrade pip
+	$(IVENV)/bin/python -m pip install -q .
+	install -m 0644 README.md $(DESTDIR)$(PREFIX)/README.md
+
+install-units:
+	install -d $(DESTDIR)$(UNITDIR)
+	sed -e 's|/opt/dealer-pi|$(PREFIX)|g' -e 's|/etc/dealer-pi/|$(SYSCONFDIR)/|g' \
+	  -e 's|^User=dealer-pi|User=$(SERVICE_USER)|' -e 's|^Group=dealer-pi|Group=$(SERVICE_USER)|' \
+	  systemd/dealer-pi.service > $(DESTDIR)$(UNITDIR)/dealer-pi.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/dealer-pi.service
+
+install-config:
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)
+	@if [ -e $(ICONF) ]; then echo "keeping $(ICONF)"; else \
+	  dt=$$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(24))'); \
+	  pt=$$($(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(24))'); \
+	  sed -e "s|^dealer_token = \"\"|dealer_token = \"$$dt\"|" -e "s|^producer_token = \"\"|producer_token = \"$$pt\"|" \
+	    hardware/config.example.toml > $(ICONF).new && chmod 0640 $(ICONF).new && mv $(ICONF).new $(ICONF) && \
+	  echo "wrote $(ICONF) (tokens inside; edit it, then: dealer-pi check-config $(SYSCONFDIR)/config.toml)"; fi
+
+install-enable:
+	@if [ -z "$(DESTDIR)" ]; then \
+	  chgrp $(SERVICE_USER) $(ICONF) && \
+	  $(IVENV)/bin/dealer-pi check-config $(ICONF) && \
+	  systemctl daemon-reload && systemctl enable dealer-pi.service && systemctl restart dealer-pi.service && \
+	  echo "dealer-pi is running: systemctl status dealer-pi; journalctl -u dealer-pi -f"; \
+	else echo "staged in $(DESTDIR): not enabling anything"; fi
