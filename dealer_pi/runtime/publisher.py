@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import json
 import threading
 import time
 from dataclasses import dataclass, field
@@ -24,12 +25,23 @@ from typing import Any, Callable, Deque
 from .views import VIEWS
 
 
+def sse(kind: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
+    r"""One server-sent-event message (``id`` only when there is one).
+
+    >>> sse("table", {"id": 3}, 3)
+    b'id: 3\nevent: table\ndata: {"id":3}\n\n'
+    """
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
 @dataclass(frozen=True)
 class Message:
     seq: int  # channel order
     kind: str  # "table" (one event), "state", "notice"
     event_id: int | None
     data: dict[str, Any]
+    raw: bytes  # encoded once, sent to every stream of the channel
 
 
 class Channel:
@@ -50,7 +62,7 @@ class Channel:
         with self._cond:
             for kind, event_id, data in items:
                 self._seq += 1
-                self._log.append(Message(self._seq, kind, event_id, data))
+                self._log.append(Message(self._seq, kind, event_id, data, sse(kind, data, event_id)))
                 if kind == "state":
                     self.state = data
                 if event_id is not None and kind == "table":

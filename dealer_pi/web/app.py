@@ -9,7 +9,6 @@ it early. Every error is JSON ``{"error": {"kind", "message", "where"?, "rule"?}
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -22,6 +21,7 @@ from dealer_pi.engine.observations import observation_from_dict
 from dealer_pi.runtime.clock import check_command
 from dealer_pi.runtime.engine_thread import Busy, Runtime
 from dealer_pi.runtime.journal import JournalError
+from dealer_pi.runtime.publisher import sse
 from dealer_pi.runtime.views import ROLE_VIEW, has_hole_cards, redact_event
 
 from .auth import AuditLog, AuthError, Roles
@@ -45,11 +45,6 @@ def _error(status: int, kind: str, message: str, **extra: Any) -> Response:
     resp = jsonify(body)
     resp.status_code = status
     return resp
-
-
-def sse(kind: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
-    head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
 def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = None, web_dir: Path | None = None) -> Flask:
@@ -262,7 +257,7 @@ def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | Non
                         continue  # already sent from the backlog
                     sent_id = m.event_id
                     holes += has_hole_cards(m.data["event"]) and view != "dealer"
-                yield sse(m.kind, m.data, m.event_id)
+                yield m.raw
     finally:
         if audit is not None:
             audit.write("stream-close", role, remote, last_event_id=sent_id, hole_card_events=holes)
