@@ -234,7 +234,7 @@ def _json(value: Any) -> Any:
     if isinstance(value, RuleProfile):
         return profile_to_dict(value)
     if isinstance(value, (HandSetup, SeatSetup)):
-        return {f.name: _json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: _json(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
     if isinstance(value, tuple):
         return [_json(v) for v in value]
     return value
