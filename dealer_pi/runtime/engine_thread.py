@@ -78,12 +78,16 @@ class Runtime:
         self.publisher = Publisher(self.stream_delay_s, self._render, self.now_ms)
         self.notices: Deque[dict[str, Any]] = collections.deque(maxlen=20)
         self.dropped_camera = 0
+        self.accepted = 0  # observations journaled since start
         self.replay_mismatches = 0
         self._thread = threading.Thread(target=self._loop, name="engine", daemon=True)
         self._table: Table | None = None
         self._last: Batch | None = None
         self._running = False
         self._mirrored: list[Any] | None = None
+        self._beat: Callable[[], object] | None = None
+        self._beat_every = 1.0
+        self._beat_at = 0.0
         self.devices.on_change = self._devices_changed
 
     # ------------------------------------------------------------------ life cycle
@@ -191,9 +195,24 @@ class Runtime:
 
     # ------------------------------------------------------------------ the engine thread
 
+    def set_heartbeat(self, beat: Callable[[], object], every_s: float) -> None:
+        """Call ``beat`` from the engine thread at least every ``every_s`` seconds (systemd's
+        watchdog): a hung engine, not only a dead process, then gets the service restarted."""
+        self._beat, self._beat_every = beat, every_s
+
+    def _heartbeat(self) -> None:
+        if self._beat is not None and time.monotonic() - self._beat_at >= self._beat_every:
+            self._beat_at = time.monotonic()
+            self._beat()
+
     def _loop(self) -> None:
         while True:
-            work = self.queue.get()
+            try:
+                work = self.queue.get(timeout=self._beat_every if self._beat else None)
+            except queue.Empty:
+                self._heartbeat()
+                continue
+            self._heartbeat()
             if work.kind == "stop":
                 return
             try:
@@ -222,7 +241,9 @@ class Runtime:
             if obs.ts_ms == 0:
                 obs = dataclasses.replace(obs, ts_ms=now)
             tagged = self.table.feed(obs)
-            return self._commit("observation", observation_to_dict(obs), now, tagged, self.table.finished)
+            result = self._commit("observation", observation_to_dict(obs), now, tagged, self.table.finished)
+            self.accepted += 1
+            return result
         if work.kind == "setup":
             if self.table.running and not work.payload.get("void_hand"):
                 raise RuleViolation(

@@ -77,10 +77,17 @@ class Assistant:
         def _stop(signum: int, frame: Any) -> None:
             threading.Thread(target=self.stop, daemon=True).start()
 
+        from dealer_pi.hardware import sdnotify
+
         signal.signal(signal.SIGTERM, _stop)
         signal.signal(signal.SIGINT, _stop)
+        interval = sdnotify.watchdog_interval_s()
+        if interval:
+            self.runtime.set_heartbeat(sdnotify.watchdog, interval)
         self.server.start()
+        sdnotify.ready(f"serving {self.config.table.name} on {self.server.url}")
         self._stopped.wait()
+        sdnotify.stopping()
 
     def stop(self) -> None:
         if self._stopped.is_set():

@@ -1,0 +1,212 @@
+"""``dealer-pi demo``: the whole assistant on a simulated table, at a watchable pace.
+
+The simulator plays hands (bots choosing legal actions) and reports them the
+way a real table would: every card leaves a virtual smart shoe on a
+pseudo-terminal, read by the real serial-shoe code; cards landing and the
+players' actions go onto the engine queue like the camera's and the tablet's.
+Now and then the simulated dealer makes a mistake on purpose (an exposed card,
+a missed burn...), and the alert shows on the tablet, the overlay and the
+(mock) alert light. Open the printed URLs in a browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import secrets
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+NAME = "demo"
+HELP = "run the assistant on a simulated table (prints the URLs and demo tokens)"
+
+PLAYERS = ("Ana", "Ben", "Chloe", "Dev", "Emeka", "Farah", "Gus", "Hana", "Ivo", "Jules")
+LEVELS = [
+    {"small_blind": 5, "big_blind": 10, "minutes": 15},
+    {"small_blind": 10, "big_blind": 20, "minutes": 15},
+    {"small_blind": 15, "big_blind": 30, "ante": 5, "minutes": 15},
+    {"small_blind": 25, "big_blind": 50, "ante": 5, "minutes": 15},
+    {"small_blind": 50, "big_blind": 100, "ante": 10, "minutes": 15},
+]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--seed", type=int, default=None, help="simulator seed (default: random)")
+    parser.add_argument("--pace", type=float, default=1.0, help="speed factor: 2 plays twice as fast (default 1)")
+    parser.add_argument("--fault-rate", type=float, default=0.2, help="share of hands with a dealing mistake (default 0.2)")
+    parser.add_argument("--delay", type=int, default=30, help="public stream delay in seconds (default 30)")
+    parser.add_argument("--state-dir", help="keep the journal here (default: a temporary folder, removed at exit)")
+    parser.add_argument("--hands", type=int, default=0, help="stop after this many hands (default: never)")
+
+
+class SimDriver:
+    """Feeds simulated tables into the runtime: shoe draws through the virtual shoe, the rest queued."""
+
+    def __init__(self, runtime: Any, shoe: Any, seed: int, pace: float, fault_rate: float, hands: int = 0) -> None:
+        from dealer_pi.sim import Fault, Simulator
+
+        self.runtime = runtime
+        self.shoe = shoe
+        self.pace = max(pace, 0.05)
+        self.hands = hands
+        self.sim = Simulator(seed, faults=list(Fault), rate=fault_rate, hands_per_table=30, players=(4, 8))
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="simulator", daemon=True)
+        self.played = 0
+        self.log = logging.getLogger("dealer_pi.demo")
+
+    def start(self) -> "SimDriver":
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.thread.join(timeout=5)
+
+    def _sleep(self, seconds: float) -> bool:
+        return self.stop_event.wait(seconds / self.pace)
+
+    def _run(self) -> None:
+        from dealer_pi.engine.errors import EngineError
+
+        while not self.stop_event.is_set():
+            table = self.sim.table()
+            setup = table.setup.to_dict()
+            setup["names"] = {s: PLAYERS[int(s) - 1] for s in setup["seats"]}
+            try:
+                self.runtime.submit("setup", {"setup": setup, "void_hand": True})
+            except EngineError as exc:
+                self.log.warning("demo setup refused: %s", exc)
+                if self._sleep(2):
+                    return
+                continue
+            try:
+                self._play(table)
+            except EngineError as exc:
+                # Someone entered an action on the tablet by hand: the simulated table no longer
+                # matches the real one, so it starts a new table rather than argue.
+                self.runtime.report("demo", f"the simulated table restarts: {exc}")
+            if self.hands and self.played >= self.hands:
+                return
+            if self._sleep(3):
+                return
+
+    def _play(self, table: Any) -> None:
+        from dealer_pi.engine.observations import (
+            AlertDecision, CardLeft, CardSeen, DealerDeclaration, Declaration, PlayerAction, ShoeDraw,
+        )
+
+        for obs in table.observations():
+            if self.stop_event.is_set():
+                return
+            if isinstance(obs, ShoeDraw):
+                self._sleep(0.35)
+                self._draw(obs)
+                continue
+            if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND:
+                self.played += 1
+                if self.hands and self.played >= self.hands:
+                    return
+                self._sleep(4.0)  # the overlay shows the winner for a moment
+            elif isinstance(obs, PlayerAction):
+                self._sleep(1.1)
+            elif isinstance(obs, (CardSeen, CardLeft)):
+                self._sleep(0.15)
+            elif isinstance(obs, (DealerDeclaration, AlertDecision)):
+                self._sleep(3.0)  # the dealer reads the alert before acting on it
+            before = len(self.runtime.open_alerts())
+            self.runtime.submit("observation", obs)
+            if len(self.runtime.open_alerts()) > before:
+                self._sleep(3.0)
+
+    def _draw(self, obs: Any) -> None:
+        """Through the virtual shoe's pseudo-terminal and the real serial decoder; wait until it is
+        journaled, so that the card's landing is not overtaken on the queue."""
+        before = self.runtime.accepted
+        self.shoe.draw(obs.card)
+        deadline = time.monotonic() + 5
+        while self.runtime.accepted == before and time.monotonic() < deadline and not self.stop_event.is_set():
+            time.sleep(0.005)
+        if self.runtime.accepted == before:
+            # The shoe link is down: tell the engine directly so the demo goes on.
+            self.runtime.submit("observation", obs)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_pi.config import config_from_dict
+    from dealer_pi.hardware.virtual_shoe import VirtualShoe
+    from dealer_pi.runtime.attach import attach_controls, attach_serial_shoe
+    from dealer_pi.runtime.wiring import Assistant
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    tmp = None
+    if args.state_dir:
+        base = Path(args.state_dir).resolve()
+        base.mkdir(parents=True, exist_ok=True)
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="dealer-pi-demo-")
+        base = Path(tmp.name)
+    dealer, producer = "dealer-" + secrets.token_urlsafe(6), "producer-" + secrets.token_urlsafe(6)
+    config = config_from_dict({
+        "table": {"name": "Demo table"},
+        "shoe": {"kind": "serial", "port": str(base / "shoe")},
+        "gpio": {"buttons": True, "led_kind": "rgb", "buzzer_kind": "active"},
+        "web": {"host": args.host, "port": args.port, "dealer_token": dealer, "producer_token": producer,
+                "stream_delay_s": args.delay, "audit_log": "audit.log"},
+        "journal": {"path": "journal.sqlite3"},
+    })
+    shoe = VirtualShoe(link=base / "shoe", shoe_id="DEMO-SHOE", heartbeat_s=0.5).start()
+    try:
+        assistant = Assistant.from_config(config, base, attach=False)
+    except OSError as exc:
+        shoe.unplug()
+        print(f"dealer-pi demo: cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    runtime = assistant.runtime
+    assistant.on_stop(shoe.unplug)
+    assistant.on_stop(attach_serial_shoe(runtime, config, base, port=str(base / "shoe")))
+    try:
+        # No GPIO on a laptop: the buttons and the light run on gpiozero's mock pins, and the
+        # dashboard shows which pattern the light would show.
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        for closer in attach_controls(runtime, config, pin_factory=MockFactory(pin_class=MockPWMPin)):
+            assistant.on_stop(closer)
+    except Exception as exc:  # the demo runs without the mock light rather than not at all
+        logging.getLogger("dealer_pi.demo").warning("mock light and buttons unavailable: %s", exc)
+    runtime.devices.update("camera", source="simulator", fps=0.0, calibration="simulated",
+                           detail="the simulator reports where cards land")
+    runtime.submit("clock", {"action": "set_levels", "levels": [dict({"ante": 0, "break": False}, **lv) for lv in LEVELS]})
+    runtime.submit("clock", {"action": "start"})
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    driver = SimDriver(runtime, shoe, seed, args.pace, args.fault_rate, args.hands).start()
+    assistant.on_stop(driver.stop)
+    url = assistant.server.url
+    print(f"""
+dealer-pi demo: a simulated table (seed {seed}), served on {url}
+
+  Dealer tablet    {url}/dealer?token={dealer}
+  Table setup      {url}/setup?token={dealer}
+  Live overlay     {url}/overlay/live?token={producer}   (producer: hole cards at once, audited)
+  Public overlay   {url}/overlay   (hole cards only after the {args.delay} s stream delay)
+  Table clock      {url}/clock
+  API              {url}/api/openapi.json
+
+  dealer token:   {dealer}
+  producer token: {producer}
+  journal:        {base / 'journal.sqlite3'}
+
+Press Ctrl+C to stop.
+""", flush=True)
+    if args.hands:
+        threading.Thread(target=lambda: (driver.thread.join(), assistant.stop()), daemon=True).start()
+    assistant.serve_forever()
+    if tmp is not None:
+        tmp.cleanup()
+    return 0
