@@ -103,7 +103,7 @@ class AlertSignals:
             sig = SIGNALS[p]
             if self.rgb is not None:
                 if sig.blink is None:
-                    self.rgb.color = sig.color  # type: ignore[assignment]
+                    self.rgb.color = sig.color
                 else:
                     on, off = sig.blink
                     self.rgb.blink(on_time=on, off_time=off, on_color=sig.color, off_color=sig.off_color)

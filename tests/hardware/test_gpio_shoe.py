@@ -159,7 +159,7 @@ def test_fast_dealer_real_time_pulses_count_every_card(factory: MockFactory) -> 
     assert len(draws(got)) == n
     assert [g for g in got if isinstance(g, Problem)] == []
     gaps = [b.ts_ms - a.ts_ms for a, b in zip(draws(got), draws(got)[1:])]
-    assert all(300 <= g <= 600 for g in gaps), gaps
+    assert all(330 <= g < 1000 for g in gaps), gaps  # sleeps overrun under load, never underrun
     shoe.close()
 
 

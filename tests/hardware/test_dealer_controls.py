@@ -14,7 +14,7 @@ from dealer_pi.hardware.problems import Problem, Reason
 
 R, G, B, BUZ = 22, 23, 24, 18
 NEW, MIS, CONF = 5, 6, 13
-TOL = 0.07  # seconds; background threads on a shared 2-core machine
+TOL = 0.1  # seconds; background threads on a shared 2-core machine
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ def test_irregularity_fast_red_blink_and_three_beeps(factory: MockFactory) -> No
 
 def test_misdeal_red_blue_alternating_and_two_long_tones(factory: MockFactory) -> None:
     sig = signals(factory)
-    run(factory, sig, Pattern.MISDEAL, 2.1)
+    run(factory, sig, Pattern.MISDEAL, 2.4)
     red, blue = levels(factory, R), levels(factory, B)
     assert red[:4] == [0.0, 1.0, 0.0, 1.0] and blue[:4] == [0.0, 1.0, 0.0, 1.0]
     # when red is lit blue is dark and the other way round
