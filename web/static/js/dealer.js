@@ -39,12 +39,18 @@
 
   /* ---------- amounts ---------- */
 
-  function num(v) { var n = Number(v); return isFinite(n) ? n : null; }
+  function num(v) {
+    if (v === null || v === undefined || v === "") return null;
+    var n = Number(v);
+    return isFinite(n) ? n : null;
+  }
 
   // The pot a pot-sized raise is measured on: the chips collected in the
   // middle, the bets in front of the players, and the call (BET-PL-MAX wording).
   function sizingPot(v) {
-    return (v.collected || 0) + (v.betsOut || 0) + (num(v.toCall) || 0);
+    var pot = num(v.sizingPot);
+    if (pot === null) pot = (v.collected || 0) + (v.betsOut || 0);
+    return pot + (num(v.toCall) || 0);
   }
 
   function quick(size, v) {
@@ -72,11 +78,17 @@
 
   /* ---------- drawing ---------- */
 
+  var blindSeats = null;   // from the last hand_started seen on the stream
+
   function render(v) {
+    if (blindSeats && v.inProgress) {
+      if (v.sbSeat === null) v.sbSeat = blindSeats.sb;
+      if (v.bbSeat === null) v.bbSeat = blindSeats.bb;
+    }
     view = v;
-    $("table-name").textContent = v.tableName || "Table";
+    $("table-name").textContent = v.tableName || $("table-name").textContent;
     $("hand-no").textContent = v.handNo === null ? "–" : v.handNo;
-    $("phase").textContent = v.phase || "waiting";
+    $("phase").textContent = v.stage;
     var blinds = v.smallBlind !== null && v.bigBlind !== null ? DP.chips(v.smallBlind) + " / " + DP.chips(v.bigBlind) : "–";
     if (v.ante) blinds += "  ante " + DP.chips(v.ante);
     $("blinds").textContent = blinds;
@@ -255,13 +267,14 @@
 
   function renderPanel(v) {
     var acting = v.inProgress && v.toAct !== null;
-    $("turn-name").textContent = acting ? "Seat " + v.toAct + " · " + DP.seatName(v, v.toAct) : (v.inProgress ? "–" : "Between hands");
+    var actor = v.seats.filter(function (s) { return s.seat === v.toAct; })[0];
+    $("turn-name").textContent = acting ? "Seat " + v.toAct + (actor && actor.name ? " · " + actor.name : "") : (v.inProgress ? "–" : "Between hands");
     $("to-call").textContent = acting && v.toCall !== null ? DP.chips(v.toCall) : "–";
     $("min-to").textContent = acting && v.minTo !== null ? DP.chips(v.minTo) : "–";
     $("max-to").textContent = acting && v.maxTo !== null ? DP.chips(v.maxTo) : "–";
 
     var betting = can(v, "raise");
-    var isBet = (num(v.currentBet) || 0) === 0 && v.legal.indexOf("raise") < 0;
+    var isBet = v.isBet !== null ? v.isBet : (num(v.currentBet) || 0) === 0 && v.legal.indexOf("raise") < 0;
     var word = isBet ? "Bet" : "Raise to";
     $("raise-word").textContent = word;
     $("amount-label").textContent = word;
@@ -278,7 +291,8 @@
     $("call-amt").textContent = can(v, "call") && v.toCall ? DP.chips(v.toCall) : "";
     var me = null;
     v.seats.forEach(function (s) { if (s.seat === v.toAct) me = s; });
-    $("allin-amt").textContent = acting && me && me.stack !== null ? DP.chips((num(me.stack) || 0) + (num(me.bet) || 0)) : "";
+    var allInTo = v.allInTo !== null && v.allInTo !== undefined ? v.allInTo : (me && me.stack !== null ? (num(me.stack) || 0) + (num(me.bet) || 0) : null);
+    $("allin-amt").textContent = acting && allInTo !== null ? DP.chips(allInTo) : "";
     $("undo").disabled = false;
   }
 
@@ -336,7 +350,7 @@
     var obs = { type: "action", seat: v.toAct, action: action };
     var label = DP.seatName(v, v.toAct) + ": " + action;
     if (action === "raise") {
-      obs.action = (num(v.currentBet) || 0) === 0 && v.legal.indexOf("raise") < 0 ? "bet" : "raise";
+      obs.action = (v.isBet !== null ? v.isBet : (num(v.currentBet) || 0) === 0 && v.legal.indexOf("raise") < 0) ? "bet" : "raise";
       obs.amount = amount;
       label = DP.seatName(v, v.toAct) + ": " + obs.action + " " + DP.chips(amount);
     }
@@ -355,6 +369,12 @@
     conn = DP.connect({
       token: token,
       onState: function (snap) { render(DP.view(snap)); },
+      onEvent: function (data, ev) {
+        if (ev.type !== "table") return;
+        var b = DP.blindsFrom(data);
+        if (b) blindSeats = b;
+        else if (data.event && data.event.type === "hand_ended") blindSeats = null;
+      },
       onStatus: DP.statusBanner($("conn")),
       onAuthError: refused || refusedToken
     });

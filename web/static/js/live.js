@@ -273,7 +273,7 @@
   // The "legal actions of the seat to act", in any of the usual shapes:
   // ["fold","call"], [{action:"raise",min:40,max:990}], {fold:true, call:20, raise:{min,max}}.
   function readLegal(l) {
-    var out = { names: [], toCall: null, min: null, max: null };
+    var out = { names: [], toCall: null, min: null, max: null, allInTo: null, currentBet: null, pot: null, isBet: null };
     if (!l) return out;
     function one(name, val) {
       if (name === "all_in" || name === "allin") name = "all-in";
@@ -294,6 +294,20 @@
         if (typeof x === "string") one(x, true);
         else if (x && typeof x === "object") one(String(pick(x, ["action", "kind", "type"], "")), x);
       });
+    } else if (typeof l === "object" && ("can_fold" in l || "can_call" in l || "can_raise" in l)) {
+      // the engine's form: {to_call, can_fold, can_check, can_call, can_raise, is_bet, min_to, max_to, all_in_to, current_bet, pot}
+      if (l.can_fold) out.names.push("fold");
+      if (l.can_check) out.names.push("check");
+      if (l.can_call) out.names.push("call");
+      if (l.can_raise) out.names.push(l.is_bet ? "bet" : "raise");
+      if (l.all_in_to !== undefined && l.all_in_to !== null) out.names.push("all-in");
+      out.toCall = pick(l, ["to_call"], null);
+      out.min = pick(l, ["min_to"], null);
+      out.max = pick(l, ["max_to"], null);
+      out.allInTo = pick(l, ["all_in_to"], null);
+      out.currentBet = pick(l, ["current_bet"], null);
+      out.pot = pick(l, ["pot"], null);
+      out.isBet = !!l.is_bet;
     } else if (typeof l === "object") {
       Object.keys(l).forEach(function (k) {
         if (["fold", "check", "call", "bet", "raise", "all-in", "all_in", "allin"].indexOf(k) >= 0) one(k, l[k]);
@@ -306,7 +320,7 @@
   }
   DP.readLegal = readLegal;
 
-  var ENDED = ["", "idle", "complete", "completed", "ended", "finished", "done", "over", "void", "voided",
+  var ENDED = ["idle", "complete", "completed", "ended", "finished", "done", "over", "void", "voided",
     "misdeal", "between", "between hands", "waiting", "none"];
 
   // One view model for every page. The API snapshot carries the engine's
@@ -332,7 +346,8 @@
         var rawHole = pick(s, ["hole", "hole_cards"], null);
         var holeObj = rawHole && typeof rawHole === "object" && !Array.isArray(rawHole) ? rawHole : null;
         var hole = holeMap[String(no)] || holeMap[no] || (holeObj ? holeObj.cards : rawHole);
-        var shown = cardList(pick(s, ["shown"], null));
+        var shownMap = pick(hand, ["shown"], null);
+        var shown = cardList(pick(s, ["shown"], null) || (shownMap && !Array.isArray(shownMap) ? shownMap[String(no)] : null));
         return {
           seat: no,
           name: pick(s, ["name", "player"], ""),
@@ -341,8 +356,8 @@
           state: state,
           folded: folded,
           allIn: allIn,
-          inHand: !folded && ["out", "empty", "sitting out", "sitting-out", "busted", "away"].indexOf(state) < 0,
-          sittingOut: ["out", "sitting out", "sitting-out", "busted", "away"].indexOf(state) >= 0,
+          inHand: !folded && pick(s, ["in_hand"], true) !== false && ["out", "empty", "sitting out", "sitting-out", "busted", "away"].indexOf(state) < 0,
+          sittingOut: pick(s, ["in_hand"], true) === false || ["out", "sitting out", "sitting-out", "busted", "away"].indexOf(state) >= 0,
           hole: cardList(hole),
           holeCount: holeObj ? pick(holeObj, ["count"], null) : (hole ? cardList(hole).length : null),
           shown: shown,
@@ -391,8 +406,8 @@
       };
     });
 
-    var phase = String(pick(hand, ["street", "phase"], "") || "");
-    var status = String(pick(hand, ["status", "state"], "") || "");
+    var phase = String(pick(hand, ["street"], "") || "");
+    var status = String(pick(hand, ["status", "phase", "state"], "") || "");
     var board = cardList(pick(hand, ["board", "community"], null));
     var betsOut = seats.reduce(function (t, s) { return t + (Number(s.bet) || 0); }, 0);
     var potTotal = pick(hand, ["pot_total", "pot"], null);
@@ -400,8 +415,8 @@
     var blinds = pick(table, ["blinds"], null);
     var inProgress = pick(hand, ["in_progress", "running"], null);
     if (inProgress === null) {
-      inProgress = ENDED.indexOf(status.toLowerCase()) < 0 && ENDED.indexOf(phase.toLowerCase()) < 0 &&
-        ["showdown", "complete"].indexOf(phase.toLowerCase()) < 0;
+      inProgress = !!(root.hand && typeof root.hand === "object") &&
+        ENDED.indexOf(status.toLowerCase()) < 0 && ENDED.indexOf(phase.toLowerCase()) < 0;
     }
 
     return {
@@ -415,9 +430,11 @@
       bigBlind: Array.isArray(blinds) ? blinds[1] : pick(table, ["big_blind"], null),
       ante: pick(table, ["ante"], 0),
       seatsTotal: pick(table, ["seat_count", "max_seats"], null),
-      handNo: pick(hand, ["number", "hand_number", "hand_id"], null),
+      handNo: pick(hand, ["number", "hand_number", "hand_id"], pick(table, ["hand_number"], null)),
       phase: phase,
       status: status,
+      // what a headline shows: the street while betting, else the hand's phase
+      stage: ["showdown", "complete", "misdeal", "void"].indexOf(status.toLowerCase()) >= 0 || !phase ? (status || "waiting") : phase,
       inProgress: !!inProgress,
       button: seatNo(pick(table, ["button"], pick(hand, ["button"], null))),
       sbSeat: seatNo(pick(hand, ["small_blind_seat", "sb_seat"], pick(table, ["small_blind_seat"], null))),
@@ -426,7 +443,10 @@
       toCall: lg.toCall !== null ? lg.toCall : pick(hand, ["to_call"], null),
       minTo: lg.min !== null ? lg.min : pick(hand, ["min_raise_to", "min_to"], null),
       maxTo: lg.max !== null ? lg.max : pick(hand, ["max_raise_to", "max_to"], null),
-      currentBet: pick(hand, ["current_bet", "bet_to_match"], seats.reduce(function (m, s) { return Math.max(m, Number(s.bet) || 0); }, 0)),
+      isBet: lg.isBet,
+      allInTo: lg.allInTo,
+      sizingPot: lg.pot,
+      currentBet: lg.currentBet !== null ? lg.currentBet : pick(hand, ["current_bet", "bet_to_match"], seats.reduce(function (m, s) { return Math.max(m, Number(s.bet) || 0); }, 0)),
       legal: lg.names,
       seats: seats,
       board: board,
@@ -442,6 +462,17 @@
       asOf: pick(snap, ["as_of_ms"], null),
       lastEventId: pick(snap, ["last_event_id"], null)
     };
+  };
+
+  // Blind seats, read from a 'table' message carrying hand_started (each seat's
+  // posted blind), for snapshots that do not name them.
+  DP.blindsFrom = function (data) {
+    var e = data && data.event;
+    if (!e || e.type !== "hand_started" || !e.setup || !Array.isArray(e.setup.seats)) return null;
+    var posted = e.setup.seats.filter(function (s) { return Number(s.blind) > 0; })
+      .sort(function (a, b) { return Number(a.blind) - Number(b.blind); });
+    if (!posted.length) return null;
+    return { sb: posted.length > 1 ? posted[0].seat : null, bb: posted[posted.length - 1].seat };
   };
 
   DP.seatName = function (v, seat) {

@@ -65,9 +65,9 @@
   function renderCenter(v) {
     var board = $("board");
     board.textContent = "";
-    var show = v.board.length > 0 || v.inProgress;
-    $("center").hidden = !show;
-    for (var i = 0; i < 5; i++) {
+    $("center").hidden = !(v.board.length > 0 || v.inProgress || v.awards.length);
+    board.hidden = !v.board.length;  // no empty frame preflop
+    for (var i = 0; i < 5 && v.board.length; i++) {
       board.appendChild(v.board[i] ? DP.cardEl(v.board[i], "board") : DP.cardSlot("board"));
     }
     var pots = $("pots");
@@ -108,7 +108,7 @@
     var v = DP.view(snap);
     $("table-name").textContent = v.tableName || $("table-name").textContent;
     $("hand-no").textContent = v.handNo === null ? "–" : v.handNo;
-    $("street").textContent = v.inProgress ? (v.phase || "").toUpperCase() : "";
+    $("street").textContent = v.handNo !== null ? String(v.stage).toUpperCase() : "";
     var blinds = v.smallBlind !== null && v.bigBlind !== null ? DP.chips(v.smallBlind) + " / " + DP.chips(v.bigBlind) : "";
     if (v.ante) blinds += " (" + DP.chips(v.ante) + ")";
     $("blinds").textContent = blinds;

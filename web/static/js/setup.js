@@ -64,6 +64,7 @@
 
   function readSetup() {
     var seats = {};
+    var names = {};
     var problems = [];
     document.querySelectorAll("#seat-rows tr").forEach(function (tr) {
       var k = tr.dataset.seat;
@@ -74,7 +75,8 @@
         problems.push(["setup.seats." + k, "seat " + k + ": enter a stack of at least 1 chip"]);
         return;
       }
-      seats[k] = name ? { name: name, stack: stack } : { stack: stack };
+      seats[k] = stack;
+      if (name) names[k] = name;
     });
     var sb = intOrNull($("sb")), bb = intOrNull($("bb")), ante = intOrNull($("ante"));
     if (sb === null || isNaN(sb) || sb < 0) problems.push(["setup.blinds", "small blind: a whole number of at least 0"]);
@@ -84,7 +86,7 @@
     return {
       body: {
         profile: $("profile").value, structure: $("structure").value,
-        blinds: [sb, bb], ante: ante || 0, button: Number($("button").value), seats: seats
+        blinds: [sb, bb], ante: ante || 0, button: Number($("button").value), seats: seats, names: names
       },
       problems: problems
     };
@@ -231,8 +233,10 @@
     if (r.problems.length) { markField(r.problems[0][0]); msg("setup-msg", r.problems[0][1], false); return; }
     markField(null);
     msg("setup-msg", "Saving…", true);
-    DP.api("POST", DP.API + "/setup", token, r.body).then(function (resp) {
-      msg("setup-msg", "Saved. The next hand uses this setup.", true);
+    var path = DP.API + "/setup" + ($("void-hand").checked ? "?void_hand=1" : "");
+    DP.api("POST", path, token, r.body).then(function (resp) {
+      $("void-hand").checked = false;
+      msg("setup-msg", resp && resp.hand_running ? "Saved: the new hand is dealt with this setup." : "Saved. The next hand uses this setup.", true);
       if (resp && resp.setup) fillSetup(resp.setup);
     }, function (err) {
       var e = err.data && err.data.error;

@@ -1,0 +1,215 @@
+"""The dealer tablet in Chromium: action entry reaches the overlay, no hole card ever, alerts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+import live_helpers as H
+from dealer_pi.engine.cards import FULL_DECK
+from page_helpers import BROADCAST, ChildServer, LiveTable, face_cards, shot
+
+FIRST_HOLES = H.hole_cards_of_first_hand()  # {2: [...], 3: [...], 1: [...]}
+HOLE_CODES = sorted(c for cards in FIRST_HOLES.values() for c in cards)
+
+
+def open_tablet(context: Any, table: LiveTable) -> Any:
+    page = context.new_page()
+    page.goto(f"{table.url}/dealer?token={H.DEALER}")
+    expect(page.locator("#conn")).to_have_text("Live")
+    return page
+
+
+def deal_hole_cards(table: LiveTable) -> None:
+    """The first hand's hole cards from the shoe, seen face down at seats 2, 3, 1 (DEAL-ORDER)."""
+    table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1]))
+
+
+def seat_bar(overlay: Any, seat: int) -> Any:
+    return overlay.locator(f'.pbar[data-seat="{seat}"]')
+
+
+def test_tablet_actions_update_the_overlay(context: Any, table: LiveTable) -> None:
+    deal_hole_cards(table)
+    tablet = open_tablet(context, table)
+    overlay = context.new_page()
+    overlay.set_viewport_size(BROADCAST)
+    overlay.goto(f"{table.url}/overlay/live?token={H.PRODUCER}")
+    tablet.bring_to_front()  # a background tab gets few animation frames: clicks would crawl
+
+    # The token came in the address once, was stored, and left the address bar.
+    assert "token" not in tablet.url
+    assert tablet.evaluate("localStorage.getItem('dealer-pi.token.dealer')") == H.DEALER
+
+    # Preflop, button 1 of three: seat 1 acts first, 10 to call, min raise to 20 (BET-ORDER, BET-NL-MIN).
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
+    expect(tablet.locator("#to-call")).to_have_text("10")
+    expect(tablet.locator("#min-to")).to_have_text("20")
+    expect(tablet.locator("#max-to")).to_have_text("1,000")
+    expect(tablet.locator('.act[data-action="check"]')).to_be_disabled()
+    expect(seat_bar(overlay, 1)).to_have_class("pbar to-act")
+    shot(tablet, "dealer-tablet-preflop")
+
+    # Seat 1 raises pot: 10 to match, pot 15 + the call 10 = 25 more, to 35 (BET-PL-MAX wording).
+    tablet.click('.size[data-size="pot"]')
+    expect(tablet.locator("#amount")).to_have_text("35")
+    tablet.click("#raise-btn")
+    expect(seat_bar(overlay, 1).locator(".pbet")).to_have_text("35")
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
+    expect(tablet.locator("#to-call")).to_have_text("30")
+
+    # Seat 2 raises with the keypad; an amount under the minimum is refused on the tablet first.
+    tablet.click("#keypad-open")
+    for key in "50":
+        tablet.click(f'.key[data-key="{key}"]')
+    tablet.click("#keypad-ok")
+    expect(tablet.locator("#keypad-hint")).to_contain_text("Below the minimum 60")
+    tablet.click('.key[data-key="C"]')
+    for key in "120":
+        tablet.click(f'.key[data-key="{key}"]')
+    tablet.click("#keypad-ok")
+    expect(tablet.locator("#keypad")).to_be_hidden()
+    expect(tablet.locator("#raise-btn")).to_have_text("Raise to 120")
+    tablet.click("#raise-btn")
+    expect(seat_bar(overlay, 2).locator(".pbet")).to_have_text("120")
+
+    # Seat 3 folds, seat 1 calls: the overlay shows both, and the flop is awaited.
+    tablet.click('.act[data-action="fold"]')
+    expect(seat_bar(overlay, 3)).to_have_class("pbar folded")
+    expect(seat_bar(overlay, 3).locator(".paction")).to_have_text("FOLD")
+    expect(tablet.locator("#call-amt")).to_have_text("85")
+    tablet.click('.act[data-action="call"]')
+    expect(overlay.locator(".pot-total .pot-amt")).to_have_text("250")
+    expect(tablet.locator(".act[data-action]:enabled")).to_have_count(0)
+
+    # What the tablet entered is what the server recorded.
+    hand = table.state()["table"]["hand"]
+    assert hand["pot_total"] == 250 and hand["to_act"] is None
+
+
+def test_undo_and_misdeal_from_the_tablet(context: Any, table: LiveTable) -> None:
+    deal_hole_cards(table)
+    tablet = open_tablet(context, table)
+    tablet.click('.act[data-action="call"]')
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
+
+    tablet.click("#undo")  # takes back the call
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
+    expect(tablet.locator("#msg")).to_have_text("Last entry undone")
+
+    hand_before = table.state()["last_event_id"]
+    assert table.request("GET", "/api/hands")[1]["hands"] == []
+    tablet.click("#misdeal")
+    expect(tablet.locator("#confirm")).to_be_visible()
+    expect(tablet.locator("#confirm-text")).to_contain_text("DEAL-MISDEAL-REMEDY")
+    tablet.click("#confirm-yes")
+    expect(tablet.locator("#msg")).to_have_text("Misdeal declared")
+    assert table.state()["last_event_id"] > hand_before
+    # The voided hand is closed in the journal and the redeal is running with seat 1 to act again.
+    status, hands = table.request("GET", "/api/hands")
+    assert status == 200 and [h["hand"] for h in hands["hands"]] == [1]
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
+
+
+def test_dealer_tablet_never_shows_hole_cards(context: Any, table: LiveTable) -> None:
+    """Hole cards are secrets: not in the tablet's DOM at any point of a hand (DEAL-NO-RABBIT too)."""
+    tablet = open_tablet(context, table)
+    deal_hole_cards(table)
+    expect(tablet.locator(".seat-backs .card.back")).to_have_count(6)
+    assert face_cards(tablet) == []
+
+    # Play it down to the river: only board cards may have faces.
+    deck = [str(c) for c in FULL_DECK][6:]
+    table.feed([{"type": "action", "seat": 1, "action": "call"}, {"type": "action", "seat": 2, "action": "call"},
+                {"type": "action", "seat": 3, "action": "check"}])
+    board: list[str] = []
+    for n in (3, 1, 1):
+        street = H.street(deck, n)
+        board += [o["card"] for o in street if o.get("zone") == "board"]
+        table.feed(street)
+        expect(tablet.locator("#board .card[data-card]")).to_have_count(len(board))
+        assert sorted(face_cards(tablet)) == sorted(board)
+        html = tablet.content()
+        for code in HOLE_CODES:
+            assert f'data-card="{code}"' not in html
+        table.feed([{"type": "action", "seat": s, "action": "check"} for s in (2, 3, 1)])
+    shot(tablet, "dealer-tablet-river")
+
+
+def test_dealer_tablet_renders_no_hole_cards_even_if_the_server_sent_some(context: Any, table: LiveTable) -> None:
+    """Defence in depth: a snapshot that wrongly carries hole cards still draws only backs."""
+    deal_hole_cards(table)
+    leaked = table.state(H.PRODUCER)  # the producer's view: hole cards present
+    assert leaked["hole_cards"]
+    leaked["view"] = "dealer"
+    body = json.dumps(leaked)
+    context.route("**/api/state*", lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    context.route("**/api/events*", lambda route: route.fulfill(
+        status=200, content_type="text/event-stream", body=f"retry: 60000\nid: 1\nevent: state\ndata: {body}\n\n"))
+    page = context.new_page()
+    page.goto(f"{table.url}/dealer?token={H.DEALER}")
+    expect(page.locator("#turn-name")).to_have_text("Seat 1 · Ann")
+    expect(page.locator(".seat-backs .card.back")).to_have_count(6)
+    assert face_cards(page) == []
+    html = page.content()
+    for code in HOLE_CODES:
+        assert f'data-card="{code}"' not in html
+
+
+def test_alerts_show_rule_verdict_remedy_and_are_confirmed_or_dismissed(context: Any, table: LiveTable) -> None:
+    tablet = open_tablet(context, table)
+
+    # DEAL-FIRST-EXPOSED: the first card of the deal lands face up at seat 2.
+    table.feed([{"type": "shoe_draw", "card": "Ah", "source": "shoe"},
+                {"type": "card_seen", "zone": "seat:2", "face_up": True, "card": "Ah", "source": "camera"}])
+    alert = tablet.locator('.alert[data-rule="DEAL-FIRST-EXPOSED"]')
+    expect(alert).to_be_visible()
+    expect(alert.locator(".verdict")).to_have_text("misdeal")
+    expect(alert.locator(".rule")).to_have_text("DEAL-FIRST-EXPOSED")
+    expect(alert.locator(".remedy")).to_contain_text("reshuffle")
+    shot(tablet, "dealer-tablet-alert")
+    alert.locator(".alert-btn.confirm").click()
+    expect(alert).to_have_count(0)
+    expect(tablet.locator("#msg")).to_have_text("DEAL-FIRST-EXPOSED confirmed")
+    # A confirmed misdeal voids the hand and the redeal starts (DEAL-MISDEAL-REMEDY).
+    assert table.state()["table"]["alerts"] == []
+
+    # DEAL-PLAYER-EXPOSED (information): seat 3 shows a card after the deal; the dealer dismisses it.
+    table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1]))
+    table.post({"type": "action", "seat": 1, "action": "call"})
+    table.post({"type": "card_seen", "zone": "seat:3", "face_up": True, "card": "2d", "source": "camera"})
+    info = tablet.locator('.alert[data-rule="DEAL-PLAYER-EXPOSED"]')
+    expect(info).to_have_class("alert v-information")
+    expect(info.locator(".remedy")).to_contain_text("hand stays live")
+    info.locator(".alert-btn.dismiss").click()
+    expect(info).to_have_count(0)
+    assert table.state()["table"]["alerts"] == []
+
+
+def test_tablet_shows_reconnecting_and_catches_up_after_a_crash(context: Any, tmp_path: Path) -> None:
+    """The server process is killed; the page says so, and after the restart it shows the table as it is."""
+    server = ChildServer(tmp_path / "child").start()
+    try:
+        # Six seats, button 1: hole cards from seat 2 round to seat 1, then seat 4 acts first (BET-ORDER).
+        for obs in H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 4, 5, 6, 1]):
+            server.post(obs)
+        tablet = context.new_page()
+        tablet.goto(f"{server.url}/dealer?token={H.DEALER}")
+        expect(tablet.locator("#table-name")).to_have_text("Main event")
+        expect(tablet.locator("#turn-name")).to_have_text("Seat 4")
+        expect(tablet.locator("#conn")).to_have_text("Live")
+
+        server.kill()
+        expect(tablet.locator("#conn")).to_have_text("Reconnecting…")
+        expect(tablet.locator("body")).to_have_class("dealer offline")
+        shot(tablet, "dealer-tablet-reconnecting")
+
+        server.start()  # same port, same journal: the table is replayed
+        server.post({"type": "action", "seat": 4, "action": "call"})
+        expect(tablet.locator("#conn")).to_have_text("Live", timeout=15000)
+        expect(tablet.locator("#turn-name")).to_have_text("Seat 5")
+    finally:
+        server.kill()
