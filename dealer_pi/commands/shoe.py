@@ -127,11 +127,15 @@ def _listen(args: argparse.Namespace) -> int:
             print(f"dealer-pi shoe listen: {exc}", file=sys.stderr)
             return 2
     lock = threading.Lock()
+    stop = _stop_event(args.seconds)
 
     def emit(d: dict[str, Any]) -> None:
         line = json.dumps(d) if args.json else _text(d)
         with lock:
-            print(line, flush=True)
+            try:
+                print(line, flush=True)
+            except (BrokenPipeError, ValueError):  # the reader of our output went away (| head)
+                stop.set()
 
     def on_problem(p: Problem) -> None:
         emit(p.to_dict())
@@ -145,7 +149,6 @@ def _listen(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"dealer-pi shoe listen: {exc}", file=sys.stderr)
         return 2
-    stop = _stop_event(args.seconds)
     with shoe:
         while not stop.wait(0.2):
             pass

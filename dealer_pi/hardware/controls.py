@@ -32,7 +32,7 @@ from gpiozero import LED, RGBLED, Button, Buzzer
 
 from dealer_pi.engine.observations import AlertDecision, DealerDeclaration, Decision, Declaration
 
-from .problems import ObservationSink, Problem, ProblemSink, Reason, ignore
+from .problems import ObservationSink, Problem, ProblemSink, Reason, deliver, ignore, log
 from .serial_shoe import monotonic_ms
 
 Color = tuple[float, float, float]
@@ -174,17 +174,22 @@ class DealerButtons:
         action(now)
 
     def _new_hand(self, now: int) -> None:
-        self.on_observation(DealerDeclaration(Declaration.NEW_HAND, self.source, now))
+        deliver(self.on_observation, DealerDeclaration(Declaration.NEW_HAND, self.source, now), self.source)
 
     def _misdeal(self, now: int) -> None:
-        self.on_observation(DealerDeclaration(Declaration.MISDEAL, self.source, now))
+        deliver(self.on_observation, DealerDeclaration(Declaration.MISDEAL, self.source, now), self.source)
 
     def _confirm(self, now: int) -> None:
-        alert_id = self.open_alert()
+        try:
+            alert_id = self.open_alert()
+        except Exception:
+            log.exception("%s: asking for the newest open alert failed", self.source)
+            alert_id = None
         if not alert_id:
-            self.on_problem(Problem(Reason.NOTHING_TO_CONFIRM, "confirm pressed with no open alert", self.source, now))
+            deliver(self.on_problem, Problem(Reason.NOTHING_TO_CONFIRM, "confirm pressed with no open alert",
+                                             self.source, now), self.source)
             return
-        self.on_observation(AlertDecision(alert_id, Decision.CONFIRM, self.source, now))
+        deliver(self.on_observation, AlertDecision(alert_id, Decision.CONFIRM, self.source, now), self.source)
 
     def close(self) -> None:
         for b in (self.new_hand, self.misdeal, self.confirm):

@@ -27,7 +27,7 @@ from gpiozero import DigitalInputDevice
 
 from dealer_pi.engine.observations import ShoeDraw
 
-from .problems import ObservationSink, Problem, ProblemSink, Reason, ignore
+from .problems import ObservationSink, Problem, ProblemSink, Reason, deliver, ignore
 from .serial_shoe import monotonic_ms
 
 
@@ -164,9 +164,9 @@ class GpioShoe:
         # Outside the lock: a sink may be slow or call back into us.
         for item in out:
             if isinstance(item, Problem):
-                self.on_problem(item)
+                deliver(self.on_problem, item, self.source)
             else:
-                self.on_observation(item)
+                deliver(self.on_observation, item, self.source)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

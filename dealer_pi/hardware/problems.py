@@ -11,8 +11,9 @@ dashboard) and the adapter carries on with the next input.
 from __future__ import annotations
 
 import enum
+import logging
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from dealer_pi.engine.observations import Observation
 
@@ -58,3 +59,21 @@ ProblemSink = Callable[[Problem], None]
 
 def ignore(_: object) -> None:
     """Default sink for callbacks the caller does not need."""
+
+
+T = TypeVar("T")
+log = logging.getLogger("dealer_pi.hardware")
+
+
+def deliver(sink: Callable[[T], None], item: T, where: str) -> bool:
+    """Hand ``item`` to a caller's sink; a sink that raises is logged and the adapter carries on.
+
+    A bug (or a full queue) on the receiving side must not kill a reader thread or
+    gpiozero's callback thread: the next card would then go unseen.
+    """
+    try:
+        sink(item)
+        return True
+    except Exception:
+        log.exception("%s: the receiver of %r failed", where, item)
+        return False

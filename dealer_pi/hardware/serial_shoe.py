@@ -24,7 +24,7 @@ from dealer_pi.engine.observations import ShoeDraw
 
 from . import dps1
 from .deck import DeckRegistration
-from .problems import ObservationSink, Problem, ProblemSink, Reason, ignore
+from .problems import ObservationSink, Problem, ProblemSink, Reason, deliver, ignore
 from .sequencer import Sequencer, Step
 
 
@@ -135,10 +135,7 @@ class SerialShoe:
             if new is self._state:
                 return
             self._state = new
-        try:
-            self.on_state(new, why)
-        except Exception as exc:  # a listener's bug must not kill the reader
-            self._problem(Reason.SHOE_FAULT, f"state listener failed: {exc!r}")
+        deliver(lambda s: self.on_state(s, why), new, self.source)
 
     # ---- the reader thread -----------------------------------------------------------------
     def _resolve(self) -> str | None:
@@ -156,7 +153,8 @@ class SerialShoe:
                 pause = min(pause * 2, self.backoff_s[1])
                 continue
             try:
-                port = serial.Serial(path, self.baud, timeout=self.read_timeout_s, write_timeout=0.5)
+                # exclusive: a second reader (a stray `shoe listen`) would steal half the frames.
+                port = serial.Serial(path, self.baud, timeout=self.read_timeout_s, write_timeout=0.5, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 self._set_state(LinkState.RECONNECTING if self._state is not LinkState.STOPPED
                                 else LinkState.SEARCHING, f"cannot open {path}: {exc}; retrying in {pause:.1f} s")
@@ -253,13 +251,13 @@ class SerialShoe:
             self.shoe_id, self.firmware = msg.shoe_id, msg.firmware
         if self._state is not LinkState.CONNECTED:
             self._set_state(LinkState.CONNECTED, f"shoe {self.shoe_id or '?'} speaking")
-        self.on_message(msg)
+        deliver(self.on_message, msg, self.source)
         if isinstance(msg, dps1.Draw):
             card = self.card_of(msg)
             if card is None and msg.card.startswith("U:"):
                 why = "no deck is registered" if self.registration is None else "not in the deck registration"
                 self._problem(Reason.UNREGISTERED_TAG, f"tag {msg.card} ({why}); counted as an unread card", msg.seq)
-            self.on_observation(ShoeDraw(card, self.source, self.clock_ms()))
+            deliver(self.on_observation, ShoeDraw(card, self.source, self.clock_ms()), self.source)
         elif isinstance(msg, dps1.Fault):
             reason = _FAULT_REASONS.get(msg.code, Reason.SHOE_FAULT)
             extra = (" " + ",".join(msg.extra)) if msg.extra else ""
@@ -275,4 +273,4 @@ class SerialShoe:
         return Card.parse(token)
 
     def _problem(self, reason: Reason, detail: str, seq: int | None = None) -> None:
-        self.on_problem(Problem(reason, detail, self.source, self.clock_ms(), seq))
+        deliver(self.on_problem, Problem(reason, detail, self.source, self.clock_ms(), seq), self.source)

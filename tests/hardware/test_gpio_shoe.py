@@ -171,3 +171,19 @@ def test_stuck_beam_timer_fires_in_real_time(factory: MockFactory) -> None:
         time.sleep(0.02)
     assert problems(got, Reason.SENSOR_FAULT)
     shoe.close()
+
+
+def test_a_failing_receiver_does_not_stop_the_count(factory: MockFactory) -> None:
+    clock = Clock()
+    got: list[object] = []
+
+    def flaky(obs: object) -> None:
+        if not got:
+            got.append("boom")
+            raise RuntimeError("queue full")
+        got.append(obs)
+
+    shoe = GpioShoe(PIN, pin_factory=factory, on_observation=flaky, clock_ms=clock, watch_stuck=False)
+    card(factory, clock, 60, 400)
+    card(factory, clock, 60, 400)
+    assert len(draws(got)) == 1 and shoe.draws == 2

@@ -251,3 +251,32 @@ def test_link_state_is_assigned_in_one_place_only() -> None:
                 if any(isinstance(t, ast.Attribute) and t.attr == "_state" for t in targets):
                     writers.append(fn.name)
     assert sorted(writers) == ["__init__", "_set_state"]
+
+
+def test_a_failing_receiver_does_not_stop_the_reader(vshoe: VirtualShoe) -> None:
+    got = Collector()
+    calls = []
+
+    def flaky(obs: object) -> None:
+        calls.append(obs)
+        if len(calls) == 1:
+            raise RuntimeError("queue full")
+        got(obs)
+
+    with SerialShoe(vshoe.path, on_observation=flaky, on_state=got):
+        got.wait_for(lambda items: LinkState.CONNECTED in got.states())
+        vshoe.draw("Ah")
+        vshoe.draw("Kd")
+        got.wait_for(n_draws(1))
+    assert cards(got) == ["Kd"] and len(calls) == 2
+
+
+def test_a_second_reader_cannot_steal_the_port(vshoe: VirtualShoe, host: Host) -> None:
+    second = Collector()
+    with SerialShoe(vshoe.path, on_state=second, backoff_s=(0.05, 0.1)):
+        second.wait_for(lambda items: LinkState.RECONNECTING in second.states())
+    assert "lock" in second.items[0][1].lower()
+    _, got = host
+    vshoe.draw("9s")
+    got.wait_for(n_draws(1))
+    assert cards(got) == ["9s"]
