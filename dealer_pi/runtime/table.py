@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from dealer_pi.engine.observations import Observation
+from dealer_pi.engine.state import HandState
 from dealer_pi.engine.table_session import TableSession, TableSetup, event_to_json
 
 
@@ -51,6 +52,10 @@ class Table:
         """Apply one observation; raises RuleViolation/InputError with nothing changed."""
         events = self.session.feed(obs)
         return self._tag([event_to_json(e) for e in events])
+
+    def hand_state(self) -> HandState:
+        """The betting engine's state of the current hand (read only; for the PHH export)."""
+        return self.session.hand
 
     def snapshot(self) -> dict[str, Any]:
         """The visible state without secrets (no hole cards, no burns)."""

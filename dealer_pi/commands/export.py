@@ -1,0 +1,69 @@
+"""``dealer-pi export``: finished hands out of the journal, as PHH files and/or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+NAME = "export"
+HELP = "export finished hands from the journal: --phh DIR (hand histories) and/or --json FILE"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--config", help="the TOML config (its journal.path is read)")
+    src.add_argument("--journal", help="the journal file itself")
+    parser.add_argument("--phh", metavar="DIR", help="write hand-N.phh files here (dealer-pi replay reads them)")
+    parser.add_argument("--json", metavar="FILE", help="write every finished hand with its full event log ('-': standard output)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_pi.config import ConfigError, load_config
+    from dealer_pi.runtime.export import export_hands
+    from dealer_pi.runtime.journal import Journal
+    from dealer_pi.runtime.wiring import resolve
+
+    if not args.phh and not args.json:
+        print("dealer-pi export: say what to write: --phh DIR and/or --json FILE", file=sys.stderr)
+        return 2
+    if args.config:
+        try:
+            config = load_config(args.config)
+        except ConfigError as exc:
+            print(f"dealer-pi export: {exc}", file=sys.stderr)
+            return 2
+        path = resolve(Path(args.config).resolve().parent, config.journal.path)
+    else:
+        path = Path(args.journal)
+    if not path.is_file():
+        print(f"dealer-pi export: no journal at {path}", file=sys.stderr)
+        return 2
+    journal = Journal(path)
+    try:
+        hands = list(export_hands(journal))
+    finally:
+        journal.close()
+    problems = 0
+    if args.phh:
+        out = Path(args.phh)
+        out.mkdir(parents=True, exist_ok=True)
+        written = 0
+        for h in hands:
+            if h.history is None:
+                if not h.misdeal:
+                    problems += 1
+                print(f"hand {h.hand}: not written as PHH: {h.problem}", file=sys.stderr)
+                continue
+            (out / f"hand-{h.hand:05d}.phh").write_text(h.phh(), encoding="utf-8")
+            written += 1
+        print(f"{written} PHH file(s) written to {out}", file=sys.stderr)
+    if args.json:
+        text = json.dumps({"journal": str(path), "hands": [h.to_dict() for h in hands]}, indent=1)
+        if args.json == "-":
+            print(text)
+        else:
+            Path(args.json).write_text(text + "\n", encoding="utf-8")
+            print(f"{len(hands)} hand(s) written to {args.json}", file=sys.stderr)
+    return 1 if problems else 0

@@ -1,0 +1,151 @@
+"""Finished hands out of the journal: JSON (the full event log) and PHH hand histories.
+
+The journal keeps the accepted observations and the events they caused. A PHH
+history needs the hand's *entries* (cards dealt, actions taken, hands shown),
+so the export replays the journal through the engine, exactly as a restart
+does, and reads each hand's entries off the engine as it goes: the betting
+decisions from the ``bet_placed`` outcomes, the cards from what the hand state
+gained. An entry taken back by the dealer (``entry_undone``) is left out. The
+history is then written by the engine's own PHH writer, and kept only if
+replaying it gives the final stacks the table really had, so an exported file
+is one that ``dealer-pi replay`` accepts.
+
+A hand voided by a misdeal cannot be written in PHH; it is in the JSON export.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from dealer_pi.engine.errors import EngineError
+from dealer_pi.engine.events import (
+    ActionTaken, BoardDealt, Entry, HandMucked, HandShown, HandStarted, HoleCardsDealt, event_from_dict,
+)
+from dealer_pi.engine.observations import ActionKind, observation_from_dict
+from dealer_pi.engine.phh import HandHistory, to_phh
+from dealer_pi.engine.phh_replay import hand_to_phh, replay_history
+from dealer_pi.engine.state import HandState
+
+from .journal import Journal
+from .table import Table
+
+
+@dataclass
+class ExportedHand:
+    hand: int
+    events: list[dict[str, Any]] = field(default_factory=list)  # journal form: id, ts_ms, hand, event
+    observations: list[dict[str, Any]] = field(default_factory=list)
+    history: HandHistory | None = None
+    problem: str = ""  # why there is no PHH history
+    misdeal: bool = False
+
+    def phh(self) -> str:
+        assert self.history is not None
+        return to_phh(self.history)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "misdeal": self.misdeal,
+            "started_ms": self.events[0]["ts_ms"] if self.events else None,
+            "ended_ms": self.events[-1]["ts_ms"] if self.events else None,
+            "observations": self.observations,
+            "events": self.events,
+        }
+
+
+def _card_entries(before: HandState, after: HandState) -> list[Entry]:
+    """What the monitor handed to the betting engine in one step, read off the hand state."""
+    out: list[Entry] = []
+    for i, seat in enumerate(after.order):
+        new = after.hole[i][len(before.hole[i]):]
+        if new:
+            out.append(HoleCardsDealt(seat, tuple(new)))
+    if len(after.board) > len(before.board):
+        out.append(BoardDealt(tuple(after.board[len(before.board):])))
+    for i, seat in enumerate(after.order):
+        if after.shown[i] is not None and before.shown[i] is None:
+            out.append(HandShown(seat, tuple(after.shown[i] or ())))
+        elif after.mucked[i] and not before.mucked[i]:
+            out.append(HandMucked(seat))
+    return out
+
+
+class _HandLog:
+    def __init__(self, hand: int, started: dict[str, Any]) -> None:
+        self.out = ExportedHand(hand)
+        first = event_from_dict(started)
+        assert isinstance(first, HandStarted)
+        self.started = first
+        self.by_obs: dict[int, list[Entry]] = {}
+        self.stacks: dict[int, int] = {}
+
+    def finish(self) -> ExportedHand:
+        out = self.out
+        if out.misdeal:
+            out.problem = "voided by a misdeal: PHH cannot record it"
+            return out
+        entries: list[Entry] = [self.started]
+        for at in sorted(self.by_obs):
+            entries += self.by_obs[at]
+        try:
+            history = hand_to_phh(entries)
+            replayed = replay_history(history, self.started.profile)
+        except EngineError as exc:
+            out.problem = f"cannot be written as PHH: {exc}"
+            return out
+        want = tuple(self.stacks[s] for s in history.seats or ())
+        if replayed.error or replayed.final_stacks != want:
+            out.problem = f"its PHH replay does not give the table's final stacks ({replayed.error or replayed.final_stacks})"
+            return out
+        out.history = history
+        return out
+
+
+def export_hands(journal: Journal) -> Iterator[ExportedHand]:
+    """Every finished hand of the journal, in order, with its events and (if possible) its PHH."""
+    finished = {h["hand"] for h in journal.hands()}
+    table: Table | None = None
+    log: _HandLog | None = None
+    stored = journal.events_for_entries(0)
+    for entry in journal.entries_after(0):
+        events = [ev.to_dict() for ev in stored.get(entry.seq, [])]
+        if entry.kind == "setup":
+            table = Table(entry.body["setup"], hand_base=entry.body.get("hand_base", 0))
+            log = None
+            before, at, tagged = None, -1, [ev for ev in table.initial_events]
+        elif entry.kind == "observation" and table is not None:
+            before, at = table.hand_state(), len(table.session.observations)
+            try:
+                tagged = table.feed(observation_from_dict(entry.body, f"journal[{entry.seq}]"))
+            except EngineError:
+                continue  # refused on replay: the live run refused it too, or the journal is not ours
+            if log is not None:
+                log.out.observations.append(entry.body)
+        else:
+            continue
+        cards_ok = not any(ev.get("type") == "hand_started" for ev, _ in tagged)
+        if log is not None and before is not None and cards_ok:
+            log.by_obs.setdefault(at, []).extend(_card_entries(before, table.hand_state()))
+        stored_by_id = iter(events)
+        for ev, hand in tagged:
+            record = next(stored_by_id, None)
+            kind = ev.get("type")
+            if kind == "hand_started" and hand is not None:
+                log = _HandLog(hand, ev)
+            if log is None:
+                continue
+            if record is not None:
+                log.out.events.append(record)
+            if kind == "bet_placed":
+                log.by_obs.setdefault(at, []).append(ActionTaken(ev["seat"], ActionKind(ev["action"]), ev["to"]))
+            elif kind == "entry_undone":
+                log.by_obs.pop(int(ev["undone"]), None)
+            elif kind == "hand_ended":
+                log.out.misdeal = bool(ev.get("misdeal"))
+                log.stacks = {int(s): int(c) for s, c in ev["stacks"]}
+                if log.out.hand in finished:
+                    yield log.finish()
+                log = None
+
