@@ -54,10 +54,10 @@ class RegistrationError(ValueError):
 def _tag(token: str, where: str) -> str:
     try:
         tag = check_card_token(token)
-    except ValueError as exc:
-        raise RegistrationError([f"{where}: {exc}"]) from None
+    except ValueError:
+        tag = ""
     if not tag.startswith("U:"):
-        raise RegistrationError([f"{where}: {token!r} is not a tag id (U:<hex>)"])
+        raise RegistrationError([f"{where}: {token!r} is not a tag id (U: and 2-16 bytes in hex)"])
     return tag
 
 

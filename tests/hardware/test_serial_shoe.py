@@ -280,3 +280,19 @@ def test_a_second_reader_cannot_steal_the_port(vshoe: VirtualShoe, host: Host) -
     vshoe.draw("9s")
     got.wait_for(n_draws(1))
     assert cards(got) == ["9s"]
+
+
+def test_frames_older_than_the_shoes_64_frame_history_are_reported_missed(vshoe: VirtualShoe, host: Host) -> None:
+    _, got = host
+    vshoe.heartbeat_s = 0
+    vshoe.draw("Ah")
+    got.wait_for(n_draws(1))
+    vshoe.skip_next(70)  # kept but not sent; the shoe only keeps the last 64
+    deck = [str(Card.from_index(i % 52)) for i in range(70)]
+    for c in deck:
+        vshoe.draw(c)
+    vshoe.draw("Kh")
+    got.wait_for(n_draws(1 + 63 + 1))  # the 64 kept include Kh itself
+    missed = got.problems(Reason.MISSED)
+    assert len(missed) == 1 and "7 frames" in missed[0].detail and "no longer had them" in missed[0].detail
+    assert cards(got) == ["Ah"] + deck[7:] + ["Kh"]
