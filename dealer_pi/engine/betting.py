@@ -164,9 +164,11 @@ def act(st: HandState, seat: int, action: ActionKind, amount: int | None, out: O
     cur = st.current_bet
     to_call = cur - st.bets[i]
     if action is ActionKind.ALL_IN:
-        stack_to = st.bets[i] + st.stacks[i]
-        if stack_to > cur:
-            action, amount = ActionKind.RAISE, stack_to
+        # As much as the rules allow: the whole stack in NL, up to the pot in PL, one raise in
+        # Limit; a call when raising is closed (BET-INCOMPLETE, BET-LIMIT cap, nobody to call).
+        b = raise_bounds(st, i)
+        if b.allowed:
+            action, amount = ActionKind.RAISE, b.max_to
         else:
             action = ActionKind.CALL
     if action is ActionKind.FOLD:
