@@ -12,6 +12,7 @@
 
   function actionText(s, v) {
     if (s.folded) return "FOLD";
+    if (!v.inProgress) return "";
     if (s.allIn) return "ALL-IN";
     if (v.toAct === s.seat && v.inProgress) return "TO ACT";
     var a = s.lastAction;
@@ -30,7 +31,7 @@
       if (s.folded) bar.classList.add("folded");
       if (s.allIn) bar.classList.add("allin");
       if (v.toAct === s.seat && v.inProgress) bar.classList.add("to-act");
-      if (winners[s.seat]) bar.classList.add("winner");
+      if (winners[s.seat]) bar.classList.add("won");
 
       var cards = DP.el("div", "pcards");
       // Shown hands are public; otherwise the hole cards the server let this view have.
