@@ -106,15 +106,22 @@ class TableClock:
     def _length(self, i: int) -> int:
         return int(self.levels[i]["minutes"] * 60_000)
 
-    def _advance(self, now_ms: int) -> None:
-        """Roll over finished levels up to ``now_ms`` (levels follow one another without a gap)."""
+    def _position(self, now_ms: int) -> tuple[int, int]:
+        """(level index, ms spent in it) at ``now_ms``; levels follow one another without a gap.
+        Reading never changes the clock, so any thread may read it."""
+        index, spent = self.index, self.spent_ms
         if not self.running or not self.levels:
-            return
-        spent = self.spent_ms + (now_ms - self.since_ms)
-        while spent >= self._length(self.index) and self.index < len(self.levels) - 1:
-            spent -= self._length(self.index)
-            self.index += 1
-        self.spent_ms, self.since_ms = spent, now_ms
+            return index, spent
+        spent += now_ms - self.since_ms
+        while spent >= self._length(index) and index < len(self.levels) - 1:
+            spent -= self._length(index)
+            index += 1
+        return index, spent
+
+    def _advance(self, now_ms: int) -> None:
+        if self.running and self.levels:
+            self.index, self.spent_ms = self._position(now_ms)
+            self.since_ms = now_ms
 
     def apply(self, cmd: Mapping[str, Any], now_ms: int) -> None:
         """Apply a checked command (see :func:`check_command`) at ``now_ms``."""
@@ -138,26 +145,22 @@ class TableClock:
             self.shot = None
 
     def current_level(self, now_ms: int) -> dict[str, Any] | None:
-        self._advance(now_ms)
-        return dict(self.levels[self.index]) if self.levels else None
+        return dict(self.levels[self._position(now_ms)[0]]) if self.levels else None
 
     def view(self, now_ms: int) -> dict[str, Any]:
-        self._advance(now_ms)
+        index, spent = self._position(now_ms)
         has = bool(self.levels)
-        remaining = None
-        if has:
-            spent = self.spent_ms + ((now_ms - self.since_ms) if self.running else 0)
-            remaining = max(0, self._length(self.index) - spent)
+        remaining = max(0, self._length(index) - spent) if has else None
         shot = None
         if self.shot is not None:
             shot = dict(self.shot, remaining_ms=max(0, self.shot["ends_at_ms"] - now_ms))
         return {
             "levels": [dict(lv) for lv in self.levels],
-            "level": self.index + 1 if has else 0,
+            "level": index + 1 if has else 0,
             "running": self.running,
             "remaining_ms": remaining,
             "server_time_ms": now_ms,
-            "current": dict(self.levels[self.index]) if has else None,
-            "next": dict(self.levels[self.index + 1]) if has and self.index + 1 < len(self.levels) else None,
+            "current": dict(self.levels[index]) if has else None,
+            "next": dict(self.levels[index + 1]) if has and index + 1 < len(self.levels) else None,
             "shot_clock": shot,
         }

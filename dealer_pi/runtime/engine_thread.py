@@ -29,7 +29,9 @@ from pathlib import Path
 from typing import Any, Callable, Deque, Mapping
 
 from dealer_pi.engine.errors import InputError, RuleViolation
-from dealer_pi.engine.observations import Observation, observation_from_dict, observation_to_dict
+from dealer_pi.engine.observations import (
+    DealerDeclaration, Declaration, Observation, observation_from_dict, observation_to_dict,
+)
 
 from .clock import TableClock
 from .devices import DeviceBoard
@@ -146,7 +148,18 @@ class Runtime:
         return self._state(view, batch)
 
     def clock_view(self) -> dict[str, Any]:
-        return self.clock.view(self.now_ms())
+        now = self.now_ms()
+        return dict(self.clock.view(now), pending=self._level_change(now) is not None)
+
+    def _level_change(self, now: int) -> dict[str, Any] | None:
+        """The clock's level when its forced bets differ from the table's (they apply at the next hand)."""
+        level = self.clock.current_level(now)
+        if self._table is None or level is None or level["break"]:
+            return None
+        setup = self._table.setup
+        if (level["small_blind"], level["big_blind"], level["ante"]) == (*setup.blinds, setup.ante):
+            return None
+        return level
 
     @property
     def table(self) -> Table:
@@ -163,7 +176,7 @@ class Runtime:
             return {
                 "view": view, "last_event_id": 0, "as_of_ms": now - int(self.stream_delay_s * 1000), "seq": 0,
                 "delay_s": int(self.stream_delay_s), "table": None, "hole_cards": None,
-                "clock": self.clock.view(now), "devices": devices, "notices": [], "setup": None,
+                "clock": self.clock_view(), "devices": devices, "notices": [], "setup": None,
             }
         return {
             "view": view,
@@ -173,7 +186,7 @@ class Runtime:
             "delay_s": int(self.stream_delay_s) if view == "public" else 0,
             "table": redact_state(batch.table, view),
             "hole_cards": None if view == "dealer" else batch.hole_cards,
-            "clock": self.clock.view(now),
+            "clock": self.clock_view(),
             "devices": devices,
             "notices": [] if view == "public" else list(self.notices),
             "setup": batch.setup,
@@ -240,6 +253,16 @@ class Runtime:
             obs: Observation = work.payload
             if obs.ts_ms == 0:
                 obs = dataclasses.replace(obs, ts_ms=now)
+            level = self._level_change(now)
+            if level is not None and isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND:
+                # TABLE-LEVELS: the new blinds apply from this hand on. The table is set up again
+                # from the stacks the last hand ended with, the button moved on.
+                table = Table(self.table.next_hand_setup((level["small_blind"], level["big_blind"]), level["ante"]),
+                              hand_base=self.table.hand or 0)
+                self._table = table
+                body = {"setup": table.setup_dict(), "hand_base": table.hand_base,
+                        "reason": f"TABLE-LEVELS: level {self.clock.view(now)['level']} from this hand"}
+                return self._commit("setup", body, now, table.initial_events, None)
             tagged = self.table.feed(obs)
             result = self._commit("observation", observation_to_dict(obs), now, tagged, self.table.finished)
             self.accepted += 1

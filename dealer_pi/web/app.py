@@ -162,7 +162,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     @app.post("/api/clock")
     def post_clock() -> Response:
         Roles.require(role(), "dealer")
-        return jsonify(runtime.submit("clock", check_command(body())))
+        runtime.submit("clock", check_command(body()))
+        return jsonify(runtime.clock_view())
 
     @app.get("/api/hands")
     def hands() -> Response:

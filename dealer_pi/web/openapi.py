@@ -92,8 +92,10 @@ _CLOCK = {
     "type": "object",
     "description": (
         "The table clock (TABLE-LEVELS) and the shot clock (BET-CLOCK). A page counts down locally from "
-        "remaining_ms taken at server_time_ms; a new level applies from the next hand (pending is true "
-        "while the hand that was running when the level changed is still going)."
+        "remaining_ms taken at server_time_ms. A new level applies from the next hand (TABLE-LEVELS): "
+        "pending is true while the level's blinds/ante differ from the table's; the dealer's next 'new hand' "
+        "then sets the table up again with the new forced bets, the stacks the last hand ended with and "
+        "the button moved on."
     ),
     "properties": {
         "levels": {"type": "array", "items": _LEVEL},

@@ -107,3 +107,50 @@ def test_camera_is_dropped_under_load_but_device_input_waits_and_web_input_gets_
     kinds = [e.body["type"] for e in rt.journal.entries_after(seq)]
     rt.stop()
     assert kinds.count("shoe_draw") == 7 and kinds.count("card_seen") == 4
+
+
+def test_TABLE_LEVELS_new_blinds_apply_from_the_next_hand_and_survive_a_restart(tmp_path: Path) -> None:
+    from dealer_pi.engine.observations import DealerDeclaration, Declaration
+    from dealer_pi.sim import Simulator
+
+    table = Simulator(3, hands_per_table=2, players=(4, 4)).table()
+    observations = list(table.observations())
+    cut = next(i for i, o in enumerate(observations) if isinstance(o, DealerDeclaration) and o.declare is Declaration.NEW_HAND)
+    now = [1_000_000]
+    rt = Runtime(tmp_path / "j.sqlite3", table.setup.to_dict(), stream_delay_s=1, now_ms=lambda: now[0]).start()
+    levels = [{"small_blind": 5, "big_blind": 10, "ante": 0, "minutes": 1, "break": False},
+              {"small_blind": 10, "big_blind": 20, "ante": 2, "minutes": 10, "break": False}]
+    rt.submit("clock", {"action": "set_levels", "levels": levels})
+    rt.submit("clock", {"action": "start"})
+    for obs in observations[: cut // 2]:
+        rt.submit("observation", obs)
+    now[0] += 61_000  # level 2 starts in the middle of the hand...
+    assert rt.clock_view()["level"] == 2 and rt.clock_view()["pending"] is True
+    for obs in observations[cut // 2 : cut]:
+        rt.submit("observation", obs)  # ...which is played to its end at the old blinds
+    assert not rt.table.running and rt.table.setup.blinds == (5, 10)
+    ended = rt.table.hand_state()
+    result = rt.submit("observation", observations[cut])  # "new hand"
+    posted = [(e["event"]["type"], e["event"]["amount"]) for e in result["events"] if e["event"]["type"] in ("blind_posted", "ante_posted")]
+    assert sorted(a for t, a in posted if t == "blind_posted") == [10, 20]
+    assert [a for t, a in posted if t == "ante_posted"] == [2, 2, 2, 2]
+    setup = rt.table.setup
+    assert setup.blinds == (10, 20) and setup.ante == 2
+    assert dict(setup.seats) == {s: c for s, c in ended.final_stacks().items() if c > 0}
+    assert setup.button != ended.setup.button  # TABLE-BUTTON: it moved on
+    assert rt.clock_view()["pending"] is False
+    before = full_state(rt)
+    rt.stop()
+    again = Runtime(tmp_path / "j.sqlite3", table.setup.to_dict(), stream_delay_s=1, now_ms=lambda: now[0]).start()
+    assert full_state(again) == before and again.replay_mismatches == 0
+    again.stop()
+
+
+def test_engine_thread_beats_for_the_watchdog_while_idle(tmp_path: Path) -> None:
+    rt = H.runtime(tmp_path)
+    beats: list[float] = []
+    rt.set_heartbeat(lambda: beats.append(time.monotonic()), 0.05)
+    rt.put(ShoeDraw(None, "shoe"))  # wakes the loop so that it starts waiting with the new interval
+    time.sleep(0.5)
+    rt.stop()
+    assert len(beats) >= 4
