@@ -28,10 +28,10 @@ PLAYERS = ("Ana", "Ben", "Chloe", "Dev", "Emeka", "Farah", "Gus", "Hana", "Ivo",
 LEVELS = [
     {"small_blind": 5, "big_blind": 10, "minutes": 15},
     {"small_blind": 10, "big_blind": 20, "minutes": 15},
-    {"small_blind": 15, "big_blind": 30, "ante": 5, "minutes": 15},
-    {"small_blind": 25, "big_blind": 50, "ante": 5, "minutes": 15},
-    {"small_blind": 50, "big_blind": 100, "ante": 10, "minutes": 15},
-]
+    {"small_blind": 15, "big_blind": 30, "minutes": 15},
+    {"small_blind": 25, "big_blind": 50, "minutes": 15},
+    {"small_blind": 50, "big_blind": 100, "minutes": 15},
+]  # no antes: the simulator's bots play blinds only
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -76,6 +76,9 @@ class SimDriver:
         from dealer_pi.engine.errors import EngineError
 
         while not self.stop_event.is_set():
+            level = self.runtime.clock_view()["current"]
+            if level:  # the simulator's bots bet by the blinds of the clock's level (TABLE-LEVELS)
+                self.sim.blinds = (level["small_blind"], level["big_blind"])
             table = self.sim.table()
             setup = table.setup.to_dict()
             setup["names"] = {s: PLAYERS[int(s) - 1] for s in setup["seats"]}
@@ -113,6 +116,8 @@ class SimDriver:
                 self.played += 1
                 if self.hands and self.played >= self.hands:
                     return
+                if self.runtime.clock_view()["pending"]:
+                    return  # a new level: a new simulated table at the new blinds
                 self._sleep(4.0)  # the overlay shows the winner for a moment
             elif isinstance(obs, PlayerAction):
                 self._sleep(1.1)
