@@ -64,7 +64,7 @@ def start_hand(setup: HandSetup, profile: RuleProfile = RuleProfile(), out: list
     st.setup = setup
     st.profile = profile
     st.order = order
-    st.index_of = {s: i for i, s in enumerate(order)}
+    st.index_of = setup.index_of
     st.starting = setup.stacks
     st.stacks = list(st.starting)
     st.bets = [0] * n
@@ -89,7 +89,7 @@ def start_hand(setup: HandSetup, profile: RuleProfile = RuleProfile(), out: list
     st.last_caller = -1
     st.first_actor = -1
     st.acted_after_blinds = 0
-    st.blind_seats = frozenset(s for s, b in zip(order, setup.blinds) if b)
+    st.blind_seats = setup.blind_seats
     st.awards = ()
     st.declared = {}
     st.rake = 0
@@ -150,14 +150,17 @@ def _apply(state: HandState, e: Entry, out: list[Outcome] | None) -> HandState:
     return st
 
 
+_COMPLETE = Phase.COMPLETE
+
+
 def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
-    if st.phase is Phase.COMPLETE:
+    if st.phase is _COMPLETE:
         rule = "DEAL-NO-RABBIT" if isinstance(e, BoardDealt) else "DEAL-MISDEAL-REMEDY" if st.misdeal else "POT-RIGHT"
         raise RuleViolation(rule, "the hand is over")
     st.entries += 1
-    if isinstance(e, ActionTaken):
+    if type(e) is ActionTaken:  # entries are final dataclasses: an identity test is cheapest
         betting.act(st, e.seat, e.action, e.amount, out)
-    elif isinstance(e, HoleCardsDealt):
+    elif type(e) is HoleCardsDealt:
         i = st.index_of.get(e.seat, -1)
         if i < 0:
             raise RuleViolation("DEAL-EMPTY-SEAT", f"seat {e.seat} is not dealt in this hand")
@@ -167,9 +170,9 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
             raise RuleViolation("DEAL-HOLE-COUNT", f"seat {e.seat} would hold more than two hole cards")
         _check_new_cards(st, e.cards)
         st.hole[i] = st.hole[i] + e.cards
-    elif isinstance(e, BoardDealt):
+    elif type(e) is BoardDealt:
         _deal_board(st, e.cards, out)
-    elif isinstance(e, ChipsPlaced):
+    elif type(e) is ChipsPlaced:
         i = betting.turn_index(st, e.seat)
         if e.amount < 1:
             raise InputError("amount", "chips pushed must be at least 1")
@@ -181,18 +184,18 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
             if meaning.returned:
                 out.append(ExcessReturned(e.seat, meaning.returned, meaning.rule))
             out.extend(tail)
-    elif isinstance(e, CardBurned):
+    elif type(e) is CardBurned:
         _check_new_cards(st, (e.card,))
         st.burns = st.burns + (e.card,)
-    elif isinstance(e, HandShown):
+    elif type(e) is HandShown:
         showdown.show(st, e.seat, tuple(e.cards), out)
-    elif isinstance(e, HandMucked):
+    elif type(e) is HandMucked:
         showdown.muck(st, e.seat, out)
-    elif isinstance(e, WinnersDeclared):
+    elif type(e) is WinnersDeclared:
         showdown.declare_winners(st, e.pot, tuple(e.seats), out)
-    elif isinstance(e, HandKilled):
+    elif type(e) is HandKilled:
         _kill(st, e.seat, e.rule, out)
-    elif isinstance(e, MisdealDeclared):
+    elif type(e) is MisdealDeclared:
         _misdeal(st, e.rule, out)
     else:
         raise InputError("entry", f"not an entry the hand accepts: {type(e).__name__}")

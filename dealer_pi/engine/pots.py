@@ -37,6 +37,10 @@ def build_pots(
     Adjacent pots with the same players are one pot.
     """
     n = len(total)
+    live = [i for i in range(n) if not folded[i]]
+    if all(stacks[i] for i in live):  # nobody all-in: one pot for everyone still in
+        amount = sum(total)
+        return [Pot(amount, tuple(live))] if amount else []
     live_part = [total[i] - dead[i] for i in range(n)]
     ante_all_in = [not folded[i] and stacks[i] == 0 and live_part[i] == 0 for i in range(n)]
     pots = _layers(dead, folded, ante_all_in, lambda j, cap: not ante_all_in[j] or dead[j] >= cap)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Final, Mapping, Sequence
 
 from .errors import InputError
@@ -63,6 +64,8 @@ class HandSetup:
     stacks: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
     antes: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
     blinds: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+    index_of: Mapping[int, int] = field(init=False, repr=False, compare=False, default_factory=dict)
+    blind_seats: frozenset[int] = field(init=False, repr=False, compare=False, default=frozenset())
 
     def __post_init__(self) -> None:
         check_setup(self)
@@ -72,6 +75,8 @@ class HandSetup:
         object.__setattr__(self, "stacks", tuple(by_seat[s].stack for s in order))
         object.__setattr__(self, "antes", tuple(by_seat[s].ante for s in order))
         object.__setattr__(self, "blinds", tuple(by_seat[s].blind for s in order))
+        object.__setattr__(self, "index_of", MappingProxyType({s: i for i, s in enumerate(order)}))
+        object.__setattr__(self, "blind_seats", frozenset(s for s in order if by_seat[s].blind))
 
     @property
     def limit_big_bet(self) -> int:

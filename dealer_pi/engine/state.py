@@ -10,7 +10,7 @@ number of player ``i`` and ``index_of[seat]`` goes back.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Mapping
 
 from .cards import Card
 from .events import PotAwarded
@@ -42,7 +42,7 @@ class HandState:
     setup: HandSetup
     profile: RuleProfile
     order: tuple[int, ...]
-    index_of: dict[int, int]
+    index_of: Mapping[int, int]
     starting: tuple[int, ...]
     stacks: list[int]
     bets: list[int]
