@@ -53,7 +53,7 @@ from .profiles import RuleProfile
 from .setup import HandSetup
 from .state import HandState, Phase
 
-__all__ = ["Hand", "apply", "apply_events", "replay", "start_hand"]
+__all__ = ["Hand", "apply", "apply_events", "apply_in_place", "replay", "start_hand"]
 
 
 def start_hand(setup: HandSetup, profile: RuleProfile = RuleProfile(), out: list[Outcome] | None = None) -> HandState:
@@ -108,6 +108,17 @@ def apply(state: HandState, entry: Entry) -> HandState:
     return _apply(state, entry, None)
 
 
+def apply_in_place(state: HandState, entry: Entry) -> None:
+    """Apply ``entry`` to a state the caller owns, without copying it (hand-history replay).
+
+    Every check runs before anything changes, so a refused entry still leaves
+    ``state`` as it was. Do not use it on a state anyone else holds.
+    """
+    if isinstance(entry, HandStarted):
+        raise InputError("entry", "hand_started begins a new hand: use start_hand or Hand.start")
+    _mutate(state, entry, None)
+
+
 def apply_events(state: HandState, entry: Entry) -> tuple[HandState, tuple[Outcome, ...]]:
     """Like :func:`apply`, also returning what the engine concluded (blinds, bets, pots, awards)."""
     out: list[Outcome] = []
@@ -157,7 +168,6 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
     if st.phase is _COMPLETE:
         rule = "DEAL-NO-RABBIT" if isinstance(e, BoardDealt) else "DEAL-MISDEAL-REMEDY" if st.misdeal else "POT-RIGHT"
         raise RuleViolation(rule, "the hand is over")
-    st.entries += 1
     if type(e) is ActionTaken:  # entries are final dataclasses: an identity test is cheapest
         betting.act(st, e.seat, e.action, e.amount, out)
     elif type(e) is HoleCardsDealt:
@@ -199,6 +209,7 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
         _misdeal(st, e.rule, out)
     else:
         raise InputError("entry", f"not an entry the hand accepts: {type(e).__name__}")
+    st.entries += 1
 
 
 def _deal_board(st: HandState, cards: tuple[Card, ...], out: list[Outcome] | None) -> None:

@@ -105,6 +105,7 @@ def show(st: HandState, seat: int, cards: tuple[Card, ...], out: Out) -> None:
     for c in cards:
         if st.seen >> c.index & 1 and c not in hole:
             raise RuleViolation("DEAL-DECK", f"{c} is already on the table: a card seen twice is a foul deck")
+    for c in cards:
         st.seen |= 1 << c.index
     st.shown[i] = cards
     try_award(st, out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +17,8 @@ from dealer_pi.engine.events import (
     HandShown,
     HoleCardsDealt,
 )
-from dealer_pi.engine.errors import RuleViolation
-from dealer_pi.engine.hand import Hand, replay
+from dealer_pi.engine.errors import EngineError, RuleViolation
+from dealer_pi.engine.hand import Hand, apply_in_place, replay
 from dealer_pi.engine.legal import legal_actions
 from dealer_pi.engine.observations import ActionKind as A
 from dealer_pi.engine.profiles import PROFILES
@@ -133,3 +134,47 @@ def test_replay_of_the_log_gives_the_same_state_and_undo_is_exact(hand: Hand, da
     for _ in range(back):
         hand.undo()
     assert hand.state.to_dict(reveal_hole_cards=True) == snapshots[len(hand.entries) - 1]
+
+
+@st.composite
+def any_entry(draw: st.DrawFn, seats: list[int]) -> Entry:
+    seat = draw(st.sampled_from(seats + [7]))
+    kind = draw(st.sampled_from(["act", "chips", "board", "hole", "show", "muck", "kill"]))
+    if kind == "act":
+        action = draw(st.sampled_from([A.FOLD, A.CHECK, A.CALL, A.BET, A.RAISE, A.ALL_IN]))
+        return ActionTaken(seat, action, draw(st.integers(0, 300)) if action in (A.BET, A.RAISE) else None)
+    if kind == "chips":
+        return ChipsPlaced(seat, draw(st.integers(1, 300)), single_chip=draw(st.booleans()))
+    cards = draw(st.permutations(FULL_DECK))
+    if kind == "board":
+        return BoardDealt(tuple(cards[: draw(st.sampled_from([1, 3]))]))
+    if kind == "hole":
+        return HoleCardsDealt(seat, tuple(cards[:2]))
+    if kind == "show":
+        return HandShown(seat, tuple(cards[:2]) if draw(st.booleans()) else ())
+    if kind == "muck":
+        return HandMucked(seat)
+    return HandKilled(seat, "BET-CLOCK")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hand=hands(), data=st.data())
+def test_a_refused_entry_changes_nothing_even_in_place(hand: Hand, data: st.DataObject) -> None:
+    """Every check runs before any change: apply (copying) and apply_in_place agree, and a
+    refusal leaves the state exactly as it was."""
+    owned = replay(hand.entries)
+    seats = list(hand.state.order)
+    for _ in range(40):
+        if hand.state.is_complete:
+            break
+        e = data.draw(any_entry(seats))
+        before = hand.state.to_dict(reveal_hole_cards=True)
+        try:
+            hand.apply(e)
+        except EngineError:
+            assert hand.state.to_dict(reveal_hole_cards=True) == before
+            with pytest.raises(EngineError):
+                apply_in_place(owned, e)
+        else:
+            apply_in_place(owned, e)
+        assert owned.to_dict(reveal_hole_cards=True) == hand.state.to_dict(reveal_hole_cards=True)
