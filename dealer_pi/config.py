@@ -94,8 +94,9 @@ class WebSection:
     port: int = 8000
     dealer_token: str = ""
     producer_token: str = ""
-    stream_delay_s: int = 300
-    audit_log: str = "audit.log"
+    stream_delay_s: int = 300  # public overlay delay, enforced by the server
+    audit_log: str = "audit.log"  # every undelayed hole-card read; relative to the config file
+    threads: int = 96  # waitress threads: each open event stream holds one
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ class Assistant:
         self.config = config
         self.runtime = runtime
         self.app = create_app(config, runtime, audit=AuditLog(audit_path))
-        self.server = Server(self.app, host=host, port=port)
+        self.server = Server(self.app, host=host, port=port, threads=config.web.threads)
         self._stoppers: list[Callable[[], None]] = []
         self._stopped = threading.Event()
 
