@@ -58,6 +58,7 @@ def test_tablet_actions_update_the_overlay(context: Any, table: LiveTable) -> No
     expect(tablet.locator("#amount")).to_have_text("35")
     tablet.click("#raise-btn")
     expect(seat_bar(overlay, 1).locator(".pbet")).to_have_text("35")
+    expect(seat_bar(overlay, 1).locator(".paction")).to_have_text("RAISE TO 35")
     expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
     expect(tablet.locator("#to-call")).to_have_text("30")
 
@@ -75,6 +76,7 @@ def test_tablet_actions_update_the_overlay(context: Any, table: LiveTable) -> No
     expect(tablet.locator("#raise-btn")).to_have_text("Raise to 120")
     tablet.click("#raise-btn")
     expect(seat_bar(overlay, 2).locator(".pbet")).to_have_text("120")
+    expect(seat_bar(overlay, 2).locator(".paction")).to_have_text("RAISE TO 120")
 
     # Seat 3 folds, seat 1 calls: the overlay shows both, and the flop is awaited.
     tablet.click('.act[data-action="fold"]')
@@ -204,7 +206,7 @@ def test_tablet_shows_reconnecting_and_catches_up_after_a_crash(context: Any, tm
 
         server.kill()
         expect(tablet.locator("#conn")).to_have_text("Reconnecting…")
-        expect(tablet.locator("body")).to_have_class("dealer offline")
+        expect(tablet.locator(".offline-bar")).to_be_visible()
         shot(tablet, "dealer-tablet-reconnecting")
 
         server.start()  # same port, same journal: the table is replayed

@@ -115,7 +115,8 @@
     if (typeof cam === "string") cam = { state: cam };
     var fps = num(DP.pick(cam, ["fps", "frames_per_second"], null));
     var camState = String(DP.pick(cam, ["state", "status"], fps !== null ? "running" : "none"));
-    var camOff = /^(none|off|disabled|absent)$/i.test(camState);
+    var camOff = /^(none|off|disabled|absent)$/i.test(camState) || /^(none|)$/i.test(String(DP.pick(cam, ["source"], "x")));
+    if (camOff && !/^(none|off|disabled|absent)$/i.test(camState)) camState = "none";
     devState($("dev-camera"), camOff ? "off" : fps !== null && fps > 0 ? "ok" : "bad",
       camOff ? camState : (fps !== null ? fps.toFixed(1) + " fps" : camState));
 
@@ -205,7 +206,7 @@
     for (var k = 1; k <= n; k++) {
       var s = bySeat[k];
       var ang = (90 + gap + (360 - 2 * gap) * (k - 1) / Math.max(1, n - 1)) * Math.PI / 180;
-      var x = 50 + 44 * Math.cos(ang), y = 50 + 41 * Math.sin(ang);
+      var x = 50 + 40 * Math.cos(ang), y = 50 + 40 * Math.sin(ang);
       var box = DP.el("div", "seat");
       box.style.left = x + "%";
       box.style.top = y + "%";
@@ -222,7 +223,7 @@
       if (s.sittingOut) box.classList.add("out");
       if (v.toAct === k && v.inProgress) box.classList.add("to-act");
       var top = DP.el("div", "seat-top");
-      top.appendChild(DP.el("span", "seat-no", k));
+      if (s.name) top.appendChild(DP.el("span", "seat-no", k));
       if (v.button === k) top.appendChild(DP.el("span", "badge btn", "D"));
       if (v.sbSeat === k) top.appendChild(DP.el("span", "badge sb", "SB"));
       if (v.bbSeat === k) top.appendChild(DP.el("span", "badge bb", "BB"));
@@ -268,7 +269,9 @@
   function renderPanel(v) {
     var acting = v.inProgress && v.toAct !== null;
     var actor = v.seats.filter(function (s) { return s.seat === v.toAct; })[0];
-    $("turn-name").textContent = acting ? "Seat " + v.toAct + (actor && actor.name ? " · " + actor.name : "") : (v.inProgress ? "–" : "Between hands");
+    var idle = !v.inProgress ? "Between hands" : /showdown/i.test(v.status) ? "Showdown: hands up" :
+      /deal/i.test(v.status) ? "Dealing…" : "–";
+    $("turn-name").textContent = acting ? "Seat " + v.toAct + (actor && actor.name ? " · " + actor.name : "") : idle;
     $("to-call").textContent = acting && v.toCall !== null ? DP.chips(v.toCall) : "–";
     $("min-to").textContent = acting && v.minTo !== null ? DP.chips(v.minTo) : "–";
     $("max-to").textContent = acting && v.maxTo !== null ? DP.chips(v.maxTo) : "–";

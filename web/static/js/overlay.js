@@ -10,12 +10,30 @@
   var stage = $("stage");
   var live = stage.dataset.live === "true" || /\/live\/?$/.test(location.pathname);
 
+  // The last action of each seat on this street, from the journaled events the
+  // stream carries (the snapshot has stacks and bets, not who did what).
+  var lastAct = {};
+  function onTableEvent(data) {
+    var e = data && data.event;
+    if (!e) return;
+    if (e.type === "street_completed" || e.type === "hand_started" || e.type === "hand_ended") { lastAct = {}; return; }
+    if (e.type !== "action_taken" && e.type !== "bet_placed") return;
+    var a = String(e.action || "").toUpperCase();
+    var to = e.type === "bet_placed" ? Number(e.to) : (e.amount !== null && e.amount !== undefined ? Number(e.amount) : null);
+    if (a === "POST") return;
+    var text = a;
+    if (to && (a === "CALL" || a === "BET")) text = a + " " + DP.chips(to);
+    else if (to && a === "RAISE") text = "RAISE TO " + DP.chips(to);
+    if (e.all_in) text = "ALL-IN " + DP.chips(to);
+    lastAct[e.seat] = text;
+  }
+
   function actionText(s, v) {
     if (s.folded) return "FOLD";
     if (!v.inProgress) return "";
     if (s.allIn) return "ALL-IN";
     if (v.toAct === s.seat && v.inProgress) return "TO ACT";
-    var a = s.lastAction;
+    var a = s.lastAction || lastAct[s.seat];
     if (a && typeof a === "object") a = DP.pick(a, ["action", "kind"], "");
     return a ? String(a).toUpperCase() : "";
   }
@@ -134,6 +152,7 @@
       statePath: DP.API + "/state" + (live ? "" : "?view=public"),
       eventsPath: DP.API + "/events" + (live ? "" : "?view=public"),
       onState: render,
+      onEvent: function (data, ev) { if (ev.type === "table") onTableEvent(data); },
       onStatus: DP.statusBanner($("conn")),
       onAuthError: refused
     });
