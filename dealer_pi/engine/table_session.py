@@ -33,7 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Union
 
 from .errors import EngineError, InputError, RuleViolation
-from .events import ActionTaken, BoardDealt, ChipsPlaced, Entry, HandMucked, HandStarted, MisdealDeclared, Outcome
+from .events import (
+    ActionTaken, BoardDealt, ChipsPlaced, Entry, HandEnded, HandMucked, HandStarted, MisdealDeclared, Outcome,
+)
 from .events import Event as EngineEvent
 from .events import event_to_dict as engine_event_to_dict
 from .hand import apply_events, start_hand
@@ -212,7 +214,8 @@ def betting_view(st: HandState) -> BettingView:
     else:
         closed = 4
     live = st.live()
-    return BettingView(closed, len(live) == 1, st.acted_after_blinds, frozenset(st.order[i] for i in live))
+    cards_up = st.phase is not Phase.BETTING and (closed >= 4 or len(st.able()) < 2)
+    return BettingView(closed, len(live) == 1, st.acted_after_blinds, frozenset(st.order[i] for i in live), cards_up)
 
 
 class TableSession:
@@ -366,6 +369,8 @@ class TableSession:
             if self._board_states:
                 self._hand = self._board_states.pop()
         events.extend(step.events)
+        if self._hand.is_complete:
+            return events  # cards after the hand (collecting, a rabbit hunt) are not the engine's
         for entry in step.entries:
             before = self._hand
             try:
@@ -381,8 +386,15 @@ class TableSession:
 
     def _misdeal(self, at: int, alert_id: str | None) -> list[SessionEvent]:
         """Void the hand (DEAL-MISDEAL-REMEDY): stacks and blinds back, same button, redeal."""
-        rule = self._monitor.open[alert_id].alert.rule if alert_id in self._monitor.open else "DEAL-MISDEAL-REMEDY"
-        _, outcomes = apply_events(self._hand, MisdealDeclared(rule))  # raises on DEAL-MISDEAL-LOCK
+        oa = self._monitor.open.get(alert_id or "")
+        rule = oa.alert.rule if oa else "DEAL-MISDEAL-REMEDY"
+        st = self._hand
+        outcomes: tuple[Outcome, ...]
+        if oa is not None and not oa.lockable and not st.is_complete:
+            # A foul deck (or 001's two extra cards) voids the hand whatever the betting.
+            outcomes = (HandEnded(tuple(zip(st.order, st.starting)), True),)
+        else:
+            _, outcomes = apply_events(st, MisdealDeclared(rule))  # raises on DEAL-MISDEAL-LOCK
         events: list[SessionEvent] = [MisdealDeclared(rule), *outcomes]
         if alert_id is not None and alert_id in self._monitor.open:
             self._monitor.close_alert(alert_id)

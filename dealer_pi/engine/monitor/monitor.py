@@ -41,13 +41,15 @@ class BettingView:
     open, 1 once the flop may be dealt, ..., 4 when no betting is left).
     ``hand_over``: one player left, so no card may be turned (DEAL-NO-RABBIT).
     ``voluntary_actors``: players past the blinds who have acted (DEAL-MISDEAL-LOCK).
-    ``live``: seats still holding cards.
+    ``live``: seats still holding cards. ``cards_up``: no betting is left (an all-in
+    runout or the showdown), so hands may be turned up (POT-ALL-IN-SHOW).
     """
 
     rounds_closed: int = 0
     hand_over: bool = False
     voluntary_actors: int = 0
     live: frozenset[int] = frozenset()
+    cards_up: bool = False
 
 
 @dataclass(slots=True)
@@ -77,6 +79,7 @@ class Step:
 class OpenAlert:
     alert: AlertRaised
     would_be: Verdict  # what confirming an uncertain notice means
+    lockable: bool = True  # False: a misdeal even after DEAL-MISDEAL-LOCK (foul deck, 001 extra cards)
 
 
 class DealMonitor:
@@ -136,7 +139,10 @@ class DealMonitor:
             self._raise(step, at, "DEAL-MISDEAL-LOCK", Verdict.INFORMATION,
                         R.misdeal_locked(self.profile, rule, what), seat, card)
             return
-        self.misdeal_alert = self._raise(step, at, rule, Verdict.MISDEAL, remedy, seat, card) or self.misdeal_alert
+        aid = self._raise(step, at, rule, Verdict.MISDEAL, remedy, seat, card)
+        if aid:
+            self.misdeal_alert = aid
+            self.open[aid].lockable = lockable
 
     def _uncertain(self, step: Step, at: int, rule: str, what: str, seat: int | None = None,
                    card: Card | None = None, would_be: Verdict = Verdict.INFORMATION) -> None:
@@ -220,10 +226,14 @@ class DealMonitor:
             self._uncertain(step, draw_at, "DEAL-ORDER",
                             f"a card left the shoe but was not seen landing; taken as dealt to seat {seat}",
                             seat=seat, would_be=Verdict.INFORMATION)
+            if card is not None:
+                self.seen[card] = f"seat:{seat}"
             self._hole_card(step, draw_at, seat, card, view)
         else:
             self._uncertain(step, draw_at, "DEAL-BURN",
                             "a card left the shoe but was not seen landing; taken as a burn card")
+            if card is not None:
+                self.seen[card] = "burn"
             self._burn(step, draw_at, card, view)
 
     # ------------------------------------------------------------ cards landing after a draw
@@ -239,6 +249,8 @@ class DealMonitor:
         elif shoe_card is None and cam is not None:
             self._note_card(step, at, view, cam, "shoe")
         kind = obs.zone.kind
+        if card is not None and self.seen.get(card) == "shoe":
+            self.seen[card] = str(obs.zone)
         if kind == "seat":
             assert obs.zone.seat is not None
             self._hole_landing(step, at, obs.zone.seat, obs, card, view)
@@ -407,11 +419,16 @@ class DealMonitor:
                 self._release([card])
             return
         if view.rounds_closed < k:
+            # Right after a street, with no burn and no betting in between, the card was
+            # turned with that street (too many cards); otherwise it came too early.
             if untouched:
                 self._board_extra(step, at, card, k - 1, "Too many cards")
             else:
                 self._premature(step, at, card, k)
             return
+        # No betting before this street (an all-in runout): a card without a burn is
+        # read as this street's card turned without a burn (DEAL-BOARD-EXTRA), since
+        # no sensor can tell it from one card too many on the street before.
         if self.burns_this_street == 0 and not self._no_burn_allowed(k):
             if k == 1:
                 self._redeal_street(step, at, card, 1, "DEAL-FLOP-EXTRA", R.flop_extra("No burn before the flop"))
@@ -531,7 +548,7 @@ class DealMonitor:
 
     def _seat_face_up(self, step: Step, at: int, seat: int, obs: CardSeen, card: Card | None,
                       view: BettingView) -> None:
-        if view.rounds_closed >= 4 or view.hand_over:
+        if view.cards_up or view.hand_over:
             # Showdown (or all-in hands turned up, POT-ALL-IN-SHOW): cards speak.
             if card is None or seat not in self.hole:
                 return
