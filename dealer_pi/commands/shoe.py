@@ -19,8 +19,6 @@ import random
 import signal
 import sys
 import threading
-import time
-from pathlib import Path
 from typing import Any, Callable
 
 from dealer_pi.hardware import dps1

@@ -181,7 +181,8 @@ class Decoder:
             return Issue(Reason.BAD_FRAME, f"frame {_preview(line)}: no '*XX' checksum at the end")
         body, given = line[:star], line[star + 1:]
         if not all(c in _HEX for c in given):
-            return Issue(Reason.BAD_FRAME, f"frame {_preview(line)}: checksum {given!r} is not two upper-case hex digits")
+            return Issue(Reason.BAD_FRAME,
+                         f"frame {_preview(line)}: checksum {given!r} is not two upper-case hex digits")
         want = checksum(body)
         seq = _maybe_seq(body) if self.sequenced else None
         if int(given, 16) != want:
@@ -304,7 +305,8 @@ def interpret(frame: Frame) -> Message:
         _arity(frame, 3, 3)
         version, firmware, shoe_id = frame.fields
         if version != PROTOCOL_VERSION:
-            raise FrameError(Reason.BAD_FRAME, f"HELLO frame {frame.seq}: protocol version {version!r}, this host speaks 1")
+            raise FrameError(Reason.BAD_FRAME,
+                             f"HELLO frame {frame.seq}: protocol version {version!r}, this host speaks 1")
         for name, value in (("firmware", firmware), ("shoe-id", shoe_id)):
             if not _WORD_RE.match(value):
                 raise FrameError(Reason.BAD_FRAME, f"HELLO frame {frame.seq}: {name} {value!r} is not a word")

@@ -19,7 +19,9 @@ drives time itself.
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -172,3 +174,46 @@ class GpioShoe:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+class MockBeam:
+    """A card hand for the simulator and tests: drives a gpiozero mock pin the way a card breaks the beam.
+
+    ``pin`` is a pin from ``MockFactory().pin(n)``; timings are real (``time.sleep``),
+    so the shoe's timers and gpiozero's threads see what they would see at a table.
+    """
+
+    def __init__(self, pin: Any, blocked_low: bool = True, rnd: random.Random | None = None) -> None:
+        self.pin = pin
+        self.blocked_low = blocked_low
+        self.rnd = rnd or random.Random(0)
+        self.passes: list[tuple[float, float]] = []  # (blocked, cleared), time.monotonic() seconds
+
+    def block(self) -> None:
+        if self.blocked_low:
+            self.pin.drive_low()
+        else:
+            self.pin.drive_high()
+
+    def clear(self) -> None:
+        if self.blocked_low:
+            self.pin.drive_high()
+        else:
+            self.pin.drive_low()
+
+    def card(self, dark_s: float | None = None) -> None:
+        """One card through the mouth: 30-150 ms in the beam unless ``dark_s`` says otherwise."""
+        t0 = time.monotonic()
+        self.block()
+        time.sleep(self.rnd.uniform(0.030, 0.150) if dark_s is None else dark_s)
+        t1 = time.monotonic()
+        self.clear()
+        self.passes.append((t0, t1))
+
+    def deal(self, n: int, cards_per_s: tuple[float, float] = (2.0, 3.0)) -> None:
+        """``n`` cards at a dealer's pace (2-3 a second by default), ending with the beam clear."""
+        for _ in range(n):
+            start = time.monotonic()
+            self.card()
+            period = 1 / self.rnd.uniform(*cards_per_s)
+            time.sleep(max(0.0, period - (time.monotonic() - start)))

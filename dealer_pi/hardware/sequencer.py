@@ -128,7 +128,8 @@ class Sequencer:
         self._held[seq] = frame
         self._next = (seq + 1) % SEQ_MOD
         if new_gap:
-            step.issues.append(Issue(Reason.GAP, f"{_frames(new_gap)} missing before {seq}; asked the shoe to resend", seq))
+            step.issues.append(Issue(Reason.GAP, f"{_frames(new_gap)} missing before {seq}; asked the shoe to resend",
+                                     seq))
             step.send.append(encode_command("RESEND", str(new_gap[0])))
             self._deadline = now_ms + self.resend_timeout_ms
         self._release(step)

@@ -5,8 +5,10 @@ twice, thresholds in the wrong order, a serial shoe with no way to find it, a
 deck registration that does not load); ``dealer-pi check-config`` calls it.
 
 >>> from dealer_pi.config import config_from_dict
->>> check_hardware(config_from_dict({"shoe": {"kind": "serial"}, "gpio": {"min_card_ms": 500}}))
-[('shoe.port', 'a serial shoe needs a port, or usb_vid and usb_pid to find it'), ('gpio.min_card_ms', 'must be less than gpio.max_card_ms (400)')]
+>>> for key, message in check_hardware(config_from_dict({"shoe": {"kind": "serial"}, "gpio": {"min_card_ms": 500}})):
+...     print(key, "-", message)
+shoe.port - a serial shoe needs a port, or usb_vid and usb_pid to find it
+gpio.min_card_ms - must be less than gpio.max_card_ms (400)
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def test_irregularity_fast_red_blink_and_three_beeps(factory: MockFactory) -> No
         assert level in (0.0, 1.0) and abs(dur - 0.15) < TOL, red
     assert set(levels(factory, G)) == {0.0} and set(levels(factory, B)) == {0.0}
     assert levels(factory, BUZ) == [0, 1, 0, 1, 0, 1, 0]
-    for level, dur in durations(factory, BUZ):
+    for _, dur in durations(factory, BUZ):
         assert abs(dur - 0.12) < TOL
     sig.close()
 

@@ -10,7 +10,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from dealer_pi.engine.observations import ShoeDraw
-from dealer_pi.hardware.gpio_shoe import BeamTiming, GpioShoe
+from dealer_pi.hardware.gpio_shoe import BeamTiming, GpioShoe, MockBeam
 from dealer_pi.hardware.problems import Problem, Reason
 
 PIN = 17
@@ -134,30 +134,28 @@ def test_thresholds_come_from_the_timing(factory: MockFactory) -> None:
 
 
 def test_sensor_wired_active_high(factory: MockFactory) -> None:
-    clock = Clock()
-    shoe, got = make(factory, clock, watch_stuck=False, blocked_low=False)
-    pin = factory.pin(PIN)
-    pin.drive_high()
-    clock.ms += 50
-    pin.drive_low()
+    shoe, got = make(factory, blocked_low=False)
+    beam = MockBeam(factory.pin(PIN), blocked_low=False)
+    assert factory.pin(PIN).state is False  # pulled down: beam clear
+    beam.card(0.05)
     assert len(draws(got)) == 1
 
 
 def test_fast_dealer_real_time_pulses_count_every_card(factory: MockFactory) -> None:
     """Real sleeps: 2-3 cards a second, each 30-150 ms in the beam, the stuck-beam timer live."""
-    rnd = random.Random(7)
     shoe, got = make(factory)
-    pin = factory.pin(PIN)
     n = 12
-    for _ in range(n):
-        dark = rnd.uniform(0.030, 0.150)
-        period = rnd.uniform(1 / 3, 1 / 2)
-        pin.drive_low()
-        time.sleep(dark)
-        pin.drive_high()
-        time.sleep(period - dark)
+    beam = MockBeam(factory.pin(PIN), rnd=random.Random(7))
+    beam.deal(n)
     assert len(draws(got)) == n
-    assert [g for g in got if isinstance(g, Problem)] == []
+    # A loaded machine may stretch a sleep past a threshold; only then may the shoe complain.
+    dark = [b - a for a, b in beam.passes]
+    light = [b[0] - a[1] for a, b in zip(beam.passes, beam.passes[1:])]
+    stretched = any(d > 0.395 for d in dark) or any(g < 0.125 for g in light)
+    doubles = problems(got, Reason.DOUBLE_DRAW)
+    assert [g for g in got if isinstance(g, Problem) and g.reason is not Reason.DOUBLE_DRAW] == []
+    if not stretched:
+        assert doubles == [], (dark, light, doubles)
     gaps = [b.ts_ms - a.ts_ms for a, b in zip(draws(got), draws(got)[1:])]
     assert all(330 <= g < 1000 for g in gaps), gaps  # sleeps overrun under load, never underrun
     shoe.close()

@@ -14,11 +14,10 @@ from shoe_helpers import Collector
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.hardware import dps1, serial_shoe
-from dealer_pi.hardware.deck import DeckRegistration, ORDERS
+from dealer_pi.hardware.deck import ORDERS, DeckRegistration
 from dealer_pi.hardware.problems import Reason
 from dealer_pi.hardware.serial_shoe import LinkState, SerialShoe
 from dealer_pi.hardware.virtual_shoe import VirtualShoe
-
 
 Host = tuple[SerialShoe, Collector]
 
@@ -247,7 +246,12 @@ def test_link_state_is_assigned_in_one_place_only() -> None:
     for fn in ast.walk(tree):
         if isinstance(fn, ast.FunctionDef):
             for node in ast.walk(fn):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                if isinstance(node, ast.Assign):
+                    targets = node.targets
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                    targets = [node.target]
+                else:
+                    targets = []
                 if any(isinstance(t, ast.Attribute) and t.attr == "_state" for t in targets):
                     writers.append(fn.name)
     assert sorted(writers) == ["__init__", "_set_state"]
