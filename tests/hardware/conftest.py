@@ -22,7 +22,7 @@ def host(vshoe: VirtualShoe) -> Iterator[tuple[SerialShoe, Collector]]:
     """A SerialShoe reading the virtual shoe; one collector gets observations, problems and states."""
     got = Collector()
     shoe = SerialShoe(vshoe.path, on_observation=got, on_problem=got, on_state=got,
-                      resend_timeout_ms=400, backoff_s=(0.05, 0.2))
+                      resend_timeout_ms=2000, backoff_s=(0.05, 0.2))
     shoe.start()
     got.wait_for(lambda items: LinkState.CONNECTED in [i[0] for i in items if isinstance(i, tuple)])
     yield shoe, got

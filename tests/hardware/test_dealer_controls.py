@@ -14,7 +14,9 @@ from dealer_pi.hardware.problems import Problem, Reason
 
 R, G, B, BUZ = 22, 23, 24, 18
 NEW, MIS, CONF = 5, 6, 13
-TOL = 0.1  # seconds; background threads on a shared 2-core machine
+def about(dur: float, expected: float) -> bool:
+    """gpiozero's blink threads wait on timers: late under load, never early."""
+    return expected - 0.03 <= dur <= expected + 0.25
 
 
 @pytest.fixture
@@ -60,11 +62,11 @@ def test_irregularity_fast_red_blink_and_three_beeps(factory: MockFactory) -> No
     red = durations(factory, R)
     assert len(red) >= 4
     for level, dur in red[:4]:
-        assert level in (0.0, 1.0) and abs(dur - 0.15) < TOL, red
+        assert level in (0.0, 1.0) and about(dur, 0.15), red
     assert set(levels(factory, G)) == {0.0} and set(levels(factory, B)) == {0.0}
     assert levels(factory, BUZ) == [0, 1, 0, 1, 0, 1, 0]
     for _, dur in durations(factory, BUZ):
-        assert abs(dur - 0.12) < TOL
+        assert about(dur, 0.12)
     sig.close()
 
 
@@ -79,7 +81,7 @@ def test_misdeal_red_blue_alternating_and_two_long_tones(factory: MockFactory) -
     assert levels(factory, BUZ) == [0, 1, 0, 1, 0]
     (on1, d1), (off1, d2), (on2, d3) = durations(factory, BUZ)
     assert (on1, off1, on2) == (1.0, 0.0, 1.0)
-    assert abs(d1 - 0.8) < TOL and abs(d2 - 0.3) < TOL and abs(d3 - 0.8) < TOL
+    assert about(d1, 0.8) and about(d2, 0.3) and about(d3, 0.8)
     sig.close()
 
 
@@ -90,7 +92,7 @@ def test_uncertain_slow_amber_blink_and_one_chirp(factory: MockFactory) -> None:
     assert levels(factory, G)[:3] == [0.0, 0.45, 0.0]
     assert set(levels(factory, B)) == {0.0}
     (level, dur) = durations(factory, R)[0]
-    assert level == 1.0 and abs(dur - 0.5) < TOL
+    assert level == 1.0 and about(dur, 0.5)
     assert levels(factory, BUZ) == [0, 1, 0]
     sig.close()
 
@@ -167,11 +169,11 @@ def test_new_hand_button_declares_a_new_hand_once_despite_contact_bounce(factory
 
 
 def test_DEAL_MISDEAL_REMEDY_misdeal_needs_a_hold_not_a_brush(factory: MockFactory) -> None:
-    b, got, _ = buttons(factory, misdeal_hold_ms=150)
+    b, got, _ = buttons(factory, misdeal_hold_ms=400)
     press(factory, MIS, hold_s=0.03)
-    time.sleep(0.2)
+    time.sleep(0.5)
     assert got == []
-    press(factory, MIS, hold_s=0.35)
+    press(factory, MIS, hold_s=0.8)
     assert got == [DealerDeclaration(Declaration.MISDEAL, "button", 1000)]
     b.close()
 
