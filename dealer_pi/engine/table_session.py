@@ -97,12 +97,13 @@ class TableSetup:
         """
         if not isinstance(data, Mapping):
             raise InputError(where, "must be an object")
-        extra = sorted(set(data) - set(SETUP_FIELDS))
-        if extra:
-            raise InputError(f"{where}.{extra[0]}", "unknown field (known: " + ", ".join(SETUP_FIELDS) + ")")
 
         def w(name: str) -> str:
-            return f"{where}.{name}"
+            return f"{where}.{name}" if where else name
+
+        extra = sorted(set(data) - set(SETUP_FIELDS))
+        if extra:
+            raise InputError(w(extra[0]), "unknown field (known: " + ", ".join(SETUP_FIELDS) + ")")
 
         profile = data.get("profile", "standard")
         if not isinstance(profile, str):
@@ -125,7 +126,7 @@ class TableSetup:
         names = _seat_map(data.get("names", {}), w("names"), str)
         for seat in names:
             if seat not in seats:
-                raise InputError(f"{w('names')}.{seat}", "names a seat that is not in seats")
+                raise InputError(w(f"names.{seat}"), "names a seat that is not in seats")
         button = data.get("button")
         if isinstance(button, bool) or not isinstance(button, int) or not 1 <= button <= MAX_SEATS:
             raise InputError(w("button"), f"must be a seat number 1..{MAX_SEATS}, got {button!r}")
@@ -138,21 +139,25 @@ class TableSetup:
 
     def check(self, where: str = "setup") -> None:
         """Refuse a setup that cannot be dealt (profile, seats, blinds); errors name the field."""
+
+        def w(name: str) -> str:
+            return f"{where}.{name}" if where else name
+
         try:
-            self.rule_profile()
+            profile_from_mapping(self.profile, self.overrides, w("overrides"))
         except InputError as exc:
             if exc.where == "profile":  # unknown base profile name
-                raise InputError(f"{where}.profile", exc.message) from None
+                raise InputError(w("profile"), exc.message) from None
             raise
         if len([s for s, st in self.seats.items() if st > 0]) < 2:
-            raise InputError(f"{where}.seats", "a hand needs at least two seats with chips")
+            raise InputError(w("seats"), "a hand needs at least two seats with chips")
         if self.blinds[1] < 1:
-            raise InputError(f"{where}.blinds", "the big blind must be at least 1")
+            raise InputError(w("blinds"), "the big blind must be at least 1")
         for seat, stack in self.seats.items():
             if not 1 <= seat <= MAX_SEATS:
-                raise InputError(f"{where}.seats.{seat}", f"seat number must be 1..{MAX_SEATS}")
+                raise InputError(w(f"seats.{seat}"), f"seat number must be 1..{MAX_SEATS}")
             if stack < 0:
-                raise InputError(f"{where}.seats.{seat}", "a stack is a whole number >= 0")
+                raise InputError(w(f"seats.{seat}"), "a stack is a whole number >= 0")
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form read back by :meth:`from_dict`."""
@@ -203,6 +208,7 @@ class _Checkpoint:
     button: int
     hand_no: int
     hand: HandState
+    redeal: bool  # this hand is the redeal of a misdeal (DEAL-MISDEAL-REMEDY)
 
 
 def betting_view(st: HandState) -> BettingView:
@@ -241,6 +247,7 @@ class TableSession:
         self._hand: HandState
         self._view_of: HandState | None = None
         self._view = BettingView()
+        self._redeal = False
         self._events.extend(self._start_hand(0))
 
     # ------------------------------------------------------------ reading
@@ -331,7 +338,7 @@ class TableSession:
         self._board_states = []
         self._monitor.start_hand(self._hand.order, self._hand_no)
         self._checkpoints.append(_Checkpoint(
-            at, tuple(self._stacks.items()), self._button, self._hand_no, self._hand))
+            at, tuple(self._stacks.items()), self._button, self._hand_no, self._hand, self._redeal))
         return [started, *out]
 
     def _apply(self, at: int, obs: Observation) -> list[SessionEvent]:
@@ -399,6 +406,7 @@ class TableSession:
         if alert_id is not None and alert_id in self._monitor.open:
             self._monitor.close_alert(alert_id)
             events.append(AlertConfirmed(alert_id, at))
+        self._redeal = True
         events.extend(self._start_hand(at + 1))
         return events
 
@@ -417,11 +425,9 @@ class TableSession:
     def _new_hand(self, at: int) -> list[SessionEvent]:
         st = self._hand
         if not st.is_complete:
-            if st.entries == 1 and self._hand_no > 1 and self._checkpoints[-1].at == at:
-                raise RuleViolation("DEAL-MISDEAL-REMEDY", "the hand is being redealt after a misdeal")
+            if self._redeal:
+                raise RuleViolation("DEAL-MISDEAL-REMEDY", "after a misdeal the hand is redealt with the same button")
             raise RuleViolation("TABLE-BUTTON", "the hand is not over: finish it or declare a misdeal first")
-        if st.misdeal:
-            raise RuleViolation("DEAL-MISDEAL-REMEDY", "after a misdeal the hand is redealt with the same button")
         stacks = dict(self._stacks)
         stacks.update(st.final_stacks())
         alive = {s: c for s, c in stacks.items() if c > 0}
@@ -429,6 +435,7 @@ class TableSession:
             raise RuleViolation("TABLE-BUTTON", "fewer than two players have chips: the game is over")
         self._stacks = alive
         self._button = next_button(sorted(alive), self._button)
+        self._redeal = False
         return self._start_hand(at + 1)
 
     def _undo(self, at: int) -> list[SessionEvent]:
@@ -438,7 +445,7 @@ class TableSession:
             raise InputError("undo", "there is no dealer entry to undo")
         cp = next(c for c in reversed(self._checkpoints) if c.at <= target)
         saved = (self._hand, self._stacks, self._button, self._hand_no, self._monitor, self._checkpoints,
-                 self._board_states)
+                 self._board_states, self._redeal)
         next_alert = self._monitor.next_alert
         self._undone.add(target)
         try:
@@ -451,7 +458,7 @@ class TableSession:
         except EngineError as exc:
             self._undone.discard(target)
             (self._hand, self._stacks, self._button, self._hand_no, self._monitor, self._checkpoints,
-             self._board_states) = saved
+             self._board_states, self._redeal) = saved
             raise InputError("undo", f"observation {target} cannot be taken back: a later one depends on it ({exc})") from None
         self._monitor.next_alert = max(self._monitor.next_alert, next_alert)
         return [EntryUndone(target, at)]
@@ -462,6 +469,7 @@ class TableSession:
         self._button = cp.button
         self._hand_no = cp.hand_no
         self._hand = cp.hand
+        self._redeal = cp.redeal
         self._board_states = []
         monitor = DealMonitor(self._profile, self._monitor.next_alert)
         monitor.start_hand(cp.hand.order, cp.hand_no)
