@@ -50,7 +50,7 @@ from .events import (
     MisdealDeclared,
     WinnersDeclared,
 )
-from .hand import apply, apply_events, start_hand
+from .hand import apply_events, apply_in_place, start_hand
 from .observations import ActionKind
 from .phh import (
     Action,
@@ -135,8 +135,15 @@ class Replay:
 
 def _entry(st: HandState, a: Action, seat_of: Sequence[int]) -> Entry | None:
     if isinstance(a, CheckCall):
+        seat = seat_of[a.player]
+        if st.phase in (Phase.DEALING, Phase.SHOWDOWN) and seat in st.index_of:
+            i = st.index_of[seat]
+            if not st.folded[i] and st.stacks[i] > 0:
+                # Some writers (PokerKit) still ask for a check when everyone else is all-in;
+                # the engine has closed that round already, and the check changes nothing.
+                return None
         # The engine takes a call with nothing to call as a check, as PHH's "cc" means.
-        return ActionTaken(seat_of[a.player], ActionKind.CALL)
+        return ActionTaken(seat, ActionKind.CALL)
     if isinstance(a, BetRaise):
         return ActionTaken(seat_of[a.player], ActionKind.RAISE, a.amount)
     if isinstance(a, Fold):
@@ -168,7 +175,7 @@ def _settle_showdown(st: HandState) -> HandState:
         seat = next_to_show(st)
         if seat is None or known_cards(st, st.index_of[seat]) is None:
             break
-        st = apply(st, HandShown(seat, ()))
+        apply_in_place(st, HandShown(seat, ()))
     return st
 
 
@@ -185,7 +192,7 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
         try:
             entry = _entry(st, a, seat_of)
             if entry is not None:
-                st = apply(st, entry)
+                apply_in_place(st, entry)  # the state is ours alone; a refused entry changes nothing
         except EngineError as err:
             return Replay(h, st, _stacks(st, seats), False, f"actions[{k}]: {action_text(a)!r}: {err}", k)
     st = _settle_showdown(st)
