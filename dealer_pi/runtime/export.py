@@ -55,21 +55,26 @@ class ExportedHand:
         }
 
 
-def _card_entries(before: HandState, after: HandState) -> list[Entry]:
-    """What the monitor handed to the betting engine in one step, read off the hand state."""
+def _card_entries(before: HandState, after: HandState) -> tuple[int, list[Entry]]:
+    """What the monitor handed to the betting engine in one step, read off the hand state:
+    (board cards taken back, new entries). A board card is taken back when it was turned too
+    early or one too many (DEAL-TURN-EARLY, DEAL-FLOP-EXTRA...): it is not part of the hand."""
     out: list[Entry] = []
     for i, seat in enumerate(after.order):
         new = after.hole[i][len(before.hole[i]):]
         if new:
             out.append(HoleCardsDealt(seat, tuple(new)))
-    if len(after.board) > len(before.board):
-        out.append(BoardDealt(tuple(after.board[len(before.board):])))
+    keep = 0
+    while keep < min(len(before.board), len(after.board)) and before.board[keep] == after.board[keep]:
+        keep += 1
+    if len(after.board) > keep:
+        out.append(BoardDealt(tuple(after.board[keep:])))
     for i, seat in enumerate(after.order):
         if after.shown[i] is not None and before.shown[i] is None:
             out.append(HandShown(seat, tuple(after.shown[i] or ())))
         elif after.mucked[i] and not before.mucked[i]:
             out.append(HandMucked(seat))
-    return out
+    return len(before.board) - keep, out
 
 
 class _HandLog:
@@ -80,6 +85,22 @@ class _HandLog:
         self.started = first
         self.by_obs: dict[int, list[Entry]] = {}
         self.stacks: dict[int, int] = {}
+
+    def take_back_board(self, n: int) -> None:
+        """Drop the last ``n`` board cards from the log."""
+        for at in sorted(self.by_obs, reverse=True):
+            entries = self.by_obs[at]
+            for k in range(len(entries) - 1, -1, -1):
+                e = entries[k]
+                if n and isinstance(e, BoardDealt):
+                    cut = min(n, len(e.cards))
+                    n -= cut
+                    if cut == len(e.cards):
+                        del entries[k]
+                    else:
+                        entries[k] = BoardDealt(e.cards[: len(e.cards) - cut])
+            if not n:
+                return
 
     def finish(self) -> ExportedHand:
         out = self.out
@@ -127,7 +148,9 @@ def export_hands(journal: Journal) -> Iterator[ExportedHand]:
             continue
         cards_ok = not any(ev.get("type") == "hand_started" for ev, _ in tagged)
         if log is not None and before is not None and cards_ok:
-            log.by_obs.setdefault(at, []).extend(_card_entries(before, table.hand_state()))
+            taken_back, new = _card_entries(before, table.hand_state())
+            log.take_back_board(taken_back)
+            log.by_obs.setdefault(at, []).extend(new)
         stored_by_id = iter(events)
         for ev, hand in tagged:
             record = next(stored_by_id, None)
