@@ -148,19 +148,11 @@ def test_public_stream_has_no_hole_card_before_the_delay_then_gets_them(live: An
     live.clock.now += 2_000
     live.runtime.publisher.poke()
     top = live.get("/api/state", H.DEALER).json["last_event_id"]
-    _wait(lambda: live.get("/api/state").json["last_event_id"] == top)
+    H.wait_for(lambda: live.get("/api/state").json["last_event_id"] == top)
     snap = live.get("/api/state").json
     assert snap["view"] == "public" and snap["delay_s"] == 300
     assert {c for v in snap["hole_cards"].values() for c in v if c} == holes
     assert _card_strings(_read_stream(live, None, last_event_id=0)) >= holes
-
-
-def _wait(cond: Any, timeout: float = 5.0) -> None:
-    import time
-    end = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < end, "condition not met in time"
-        time.sleep(0.02)
 
 
 def _read_stream(live: Any, token: str | None, last_event_id: int | None) -> str:

@@ -73,3 +73,14 @@ def config(tmp: Path, delay_s: int = 300) -> Config:
 
 def runtime(tmp: Path, delay_s: float = 300, **kw: Any) -> Runtime:
     return Runtime(tmp / "journal.sqlite3", SETUP, stream_delay_s=delay_s, **kw).start()
+
+
+def wait_for(cond: Any, timeout: float = 10.0) -> Any:
+    """Poll ``cond`` until it gives a true value (returned); fail after ``timeout`` seconds."""
+    import time
+
+    end = time.monotonic() + timeout
+    while not (value := cond()):
+        assert time.monotonic() < end, "condition not met in time"
+        time.sleep(0.02)
+    return value

@@ -10,20 +10,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 import live_helpers as H
+from live_helpers import wait_for
 from dealer_pi.config import config_from_dict
 from dealer_pi.engine.observations import observation_from_dict
 from dealer_pi.hardware.virtual_shoe import VirtualShoe
 from dealer_pi.runtime.attach import attach_devices
-
-
-def wait_for(cond: Callable[[], Any], timeout: float = 10.0) -> Any:
-    end = time.monotonic() + timeout
-    while True:
-        value = cond()
-        if value:
-            return value
-        assert time.monotonic() < end, "condition not met in time"
-        time.sleep(0.02)
 
 
 def drawn(rt: Any) -> list[dict[str, Any]]:
