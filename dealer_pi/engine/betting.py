@@ -241,15 +241,21 @@ def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
 
 
 def return_uncalled(st: HandState, out: Out) -> None:
-    """BET-UNCALLED: the part of the biggest bet nobody matched goes back (antes are dead money)."""
-    live_in = [t - d for t, d in zip(st.total, st.dead)]
-    top_i = max(range(len(live_in)), key=live_in.__getitem__)
-    second = max((t for j, t in enumerate(live_in) if j != top_i), default=0)
-    extra = min(live_in[top_i] - second, st.bets[top_i])
+    """BET-UNCALLED: the part of the biggest bet nobody matched goes back.
+
+    Earlier rounds closed level, so comparing this round's bets is enough (antes,
+    being dead money, never count).
+    """
+    bets = st.bets
+    top = max(bets)
+    if not top:
+        return
+    top_i = bets.index(top)
+    extra = top - max(bets[:top_i] + bets[top_i + 1 :], default=0)
     if extra > 0:
         st.total[top_i] -= extra
         st.stacks[top_i] += extra
-        st.bets[top_i] -= extra
+        bets[top_i] -= extra
         if out is not None:
             out.append(UncalledBetReturned(st.order[top_i], extra))
 
