@@ -14,6 +14,7 @@ the host finds it at the same path.
 from __future__ import annotations
 
 import os
+import random
 import select
 import threading
 import time
@@ -171,6 +172,12 @@ class VirtualShoe:
             self._send(data)
 
     # ---- faults on purpose -------------------------------------------------------------------
+    def garbage(self, n: int = 32, seed: int = 0) -> bytes:
+        """``n`` random bytes on the line (line noise, a loose connector); returns them."""
+        data = random.Random(seed).randbytes(n)
+        self.send_raw(data)
+        return data
+
     def corrupt_next(self, n: int = 1) -> None:
         """The next ``n`` frames go out with a wrong checksum (the history keeps them right)."""
         with self._lock:

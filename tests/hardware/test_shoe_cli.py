@@ -120,3 +120,36 @@ def test_check_deck_names_the_problem_in_a_damaged_file(tmp_path: Path) -> None:
     r = subprocess.run(cli("shoe", "check-deck", str(bad)), capture_output=True, text=True, env=env())
     assert r.returncode == 1
     assert "is also on Qd" in r.stderr and "no tag for 2c" in r.stderr
+
+
+def test_shoe_virtual_deals_a_shuffled_deck_that_listen_reads(tmp_path: Path) -> None:
+    link = tmp_path / "vshoe"
+    proc = subprocess.Popen(cli("shoe", "virtual", "--link", str(link), "--every", "0.1", "--seconds", "30"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    try:
+        wait_for_line(proc, [], "virtual shoe on")
+        listen = subprocess.Popen(cli("shoe", "listen", "--port", str(link)), stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, env=env())
+        lines: list[str] = []
+        try:
+            for _ in range(5):
+                wait_for_line(listen, lines, " draw ")
+        finally:
+            listen.send_signal(signal.SIGTERM)
+            listen.communicate(timeout=10)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=10)
+    assert proc.returncode == 0 and listen.returncode == 0
+    drawn = [line.split("card=")[1].split()[0] for line in lines if " draw " in line]
+    assert len(drawn) == 5 and len(set(drawn)) == 5  # text mode, five different cards
+    assert any(line.startswith("-- connected") for line in lines)
+
+
+def test_virtual_shoe_garbage_is_reported_by_the_host(vshoe: VirtualShoe, host) -> None:  # type: ignore[no-untyped-def]
+    _, got = host
+    vshoe.garbage(500, seed=3)
+    vshoe.draw("Qd")
+    got.wait_for(lambda items: any(type(i).__name__ == "ShoeDraw" for i in items))
+    assert [str(d.card) for d in got.draws()] == ["Qd"]
+    assert got.problems()
