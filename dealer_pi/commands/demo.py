@@ -143,6 +143,48 @@ class SimDriver:
             self.runtime.submit("observation", obs)
 
 
+class RenderedTable:
+    """A camera over the simulated table: frames rendered from the live state (board face up,
+    hole cards face down, burns in a pile), for the real vision pipeline."""
+
+    def __init__(self, runtime: Any, fps: float = 4.0) -> None:
+        self.runtime, self.interval = runtime, 1.0 / fps
+        self.closed = threading.Event()
+
+    def scene(self) -> dict[str, list[Any]]:
+        from dealer_pi.engine.cards import Card
+
+        state = self.runtime.state("live")
+        hand = (state.get("table") or {}).get("hand") or {}
+        out: dict[str, list[Any]] = {}
+        if hand.get("board"):
+            out["board"] = [Card.parse(c) for c in hand["board"]]
+        if hand.get("burns"):
+            out["burn"] = [None] * int(hand["burns"])
+        for seat, cards in (state.get("hole_cards") or {}).items():
+            out[f"seat:{seat}"] = [None] * len(cards)
+        return out
+
+    def frames(self) -> Any:
+        from dealer_pi.vision.render import render_table_frame
+
+        key, frame = None, None
+        while not self.closed.is_set():
+            t0 = time.monotonic()
+            scene = self.scene()
+            if repr(scene) != key:  # drawing a frame is slow: only when the cards changed
+                key = repr(scene)
+                try:
+                    frame = render_table_frame(scene, seed=7, faults=0.3)
+                except ValueError:  # a zone the renderer does not place: show the empty felt
+                    frame = render_table_frame({}, seed=7)
+            yield int(time.time() * 1000), frame
+            self.closed.wait(max(0.0, self.interval - (time.monotonic() - t0)))
+
+    def close(self) -> None:
+        self.closed.set()
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer_pi.config import config_from_dict
     from dealer_pi.hardware.virtual_shoe import VirtualShoe
@@ -185,8 +227,19 @@ def run(args: argparse.Namespace) -> int:
             assistant.on_stop(closer)
     except Exception as exc:  # the demo runs without the mock light rather than not at all
         logging.getLogger("dealer_pi.demo").warning("mock light and buttons unavailable: %s", exc)
-    runtime.devices.update("camera", source="simulator", fps=0.0, calibration="simulated",
-                           detail="the simulator reports where cards land")
+    try:
+        # The real vision pipeline runs on frames rendered from the table, for the dashboard's
+        # camera status; where the cards land is reported by the simulator itself.
+        from dealer_pi.runtime.attach import attach_camera
+        from dealer_pi.vision.pipeline import PixelZones
+        from dealer_pi.vision.render import default_zone_centres
+
+        camera = RenderedTable(runtime)
+        zones = PixelZones(default_zone_centres(1280, 720), 120, 90)
+        assistant.on_stop(attach_camera(runtime, config, source=camera, zones=zones, emit=False, label="rendered"))
+        assistant.on_stop(camera.close)
+    except Exception as exc:  # no camera status rather than no demo
+        runtime.devices.update("camera", source="rendered", fps=0.0, calibration="none", state="failed", detail=str(exc))
     runtime.submit("clock", {"action": "set_levels", "levels": [dict({"ante": 0, "break": False}, **lv) for lv in LEVELS]})
     runtime.submit("clock", {"action": "start"})
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
