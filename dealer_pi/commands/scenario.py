@@ -7,7 +7,8 @@ the alerts (``{"rule", "verdict", "at"}``) and refusals (``{"rejected": RULE,
 "at"}``) the run must give, in order. Each alert prints as one JSON line
 ``{"rule": ..., "verdict": ..., "remedy": ..., "at": N}`` (``at`` = index of
 the observation in the file); an observation the rules refuse prints
-``{"rejected": RULE, "message": ..., "at": N}`` and the run goes on.
+``{"rejected": RULE, "message": ..., "at": N}`` (``INPUT`` for input that
+cannot apply, like deciding an alert that is not open) and the run goes on.
 
 Exit status: 0; 1 with ``--check`` when the output differs from ``expect``;
 2 when a file cannot be read (the message names the field).
@@ -31,6 +32,7 @@ NAME = "scenario"
 HELP = "run a dealing scenario (JSON) and print each alert as a JSON line"
 OWN_FIELDS = ("title", "observations", "expect")
 VERDICTS = tuple(v.value for v in Verdict)
+RULE_PREFIXES = ("DEAL-", "BET-", "POT-", "TABLE-")
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def _expectation(e: object, where: str, n: int) -> dict[str, Any]:
     if "verdict" in e and e["verdict"] not in VERDICTS:
         raise InputError(f"{where}.verdict", "must be one of " + ", ".join(VERDICTS))
     for k in ("rule", "rejected"):
-        if k in e and (not isinstance(e[k], str) or not e[k].startswith(("DEAL-", "BET-", "POT-", "TABLE-"))):
+        if k in e and (not isinstance(e[k], str) or not (e[k] == "INPUT" or e[k].startswith(RULE_PREFIXES))):
             raise InputError(f"{where}.{k}", f"must be a rule ID like DEAL-FIRST-EXPOSED, got {e[k]!r}")
     return dict(e)
 
