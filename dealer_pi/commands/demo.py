@@ -263,7 +263,11 @@ dealer-pi demo: a simulated table (seed {seed}), served on {url}
 Press Ctrl+C to stop.
 """, flush=True)
     if args.hands:
-        threading.Thread(target=lambda: (driver.thread.join(), assistant.stop()), daemon=True).start()
+        def stop_when_played() -> None:
+            driver.thread.join()
+            assistant.stop()
+
+        threading.Thread(target=stop_when_played, daemon=True).start()
     assistant.serve_forever()
     if tmp is not None:
         tmp.cleanup()

@@ -32,7 +32,8 @@ class Roles:
             raise ValueError("web.dealer_token and web.producer_token must differ")
         self._tokens = [(t, r) for t, r in ((dealer_token, "dealer"), (producer_token, "producer")) if t]
 
-    def role_of(self, headers: Mapping[str, str], args: Mapping[str, str]) -> str:
+    def role_of(self, headers: Any, args: Mapping[str, str]) -> str:
+        """``headers``: anything with ``get`` (werkzeug's Headers, a dict)."""
         header = headers.get("Authorization", "")
         token = ""
         if header:

@@ -20,7 +20,7 @@ class Server:
     def __init__(self, app: Any, host: str = "127.0.0.1", port: int = 8000, threads: int = DEFAULT_THREADS) -> None:
         self._server = create_server(app, host=host, port=port, threads=threads, channel_timeout=3600, ident="dealer-pi")
         self.host = host
-        self.port = int(self._server.effective_port)  # type: ignore[union-attr]
+        self.port = int(self._server.effective_port)
         self._thread: threading.Thread | None = None
 
     @property
