@@ -24,7 +24,7 @@ from dealer_pi.engine.observations import ShoeDraw
 
 from . import dps1
 from .deck import DeckRegistration
-from .problems import ObservationSink, Problem, ProblemSink, Reason, deliver, ignore
+from .problems import ObservationSink, Problem, ProblemSink, Reason, deliver, ignore, log
 from .sequencer import Sequencer, Step
 
 
@@ -166,6 +166,9 @@ class SerialShoe:
             try:
                 if self._serve(port, path):
                     pause = self.backoff_s[0]
+            except Exception as exc:  # a bug here must cost a reconnect, not the shoe
+                log.exception("serial shoe reader")
+                self._problem(Reason.SHOE_FAULT, f"reader error, reopening the port: {exc!r}")
             finally:
                 self._port = None
                 try:

@@ -193,3 +193,62 @@ def test_numbers_far_behind_are_a_restarted_shoe_not_duplicates() -> None:
     assert [f.seq for f in s.accept(hb(4), 2).deliver] == [4]
     # a copy a few numbers back is still just a duplicate
     assert s.accept(hb(2), 3).deliver == [] and s.duplicates == 1
+
+
+frame_st = st.builds(
+    Frame,
+    st.integers(0, 65535) | st.integers(0, 80),
+    st.sampled_from(["HELLO", "DRAW", "HB", "FAULT", "WHAT"]),
+    st.lists(st.text(alphabet="0123456789AhKdU:?x-", max_size=8), max_size=4).map(tuple),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(frame_st, st.integers(0, 900)), max_size=60))
+def test_any_frame_stream_is_handled_without_an_exception(stream: list[tuple[Frame, int]]) -> None:
+    s = Sequencer(resend_timeout_ms=500)
+    now = 0
+    delivered = 0
+    for frame, dt in stream:
+        now += dt
+        delivered += len(s.accept(frame, now).deliver) + len(s.tick(now).deliver)
+        try:
+            dps1.interpret(frame)
+        except dps1.FrameError:
+            pass
+    delivered += len(s.tick(now + 10_000).deliver)
+    assert not s.waiting  # after the timeout nothing is awaited any more
+    assert delivered <= len(stream)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 65535), st.integers(1, 150), st.data())
+def test_dropped_frames_that_the_shoe_resends_all_arrive_in_order(start: int, n: int, data: st.DataObject) -> None:
+    seqs = [(start + i) % 65536 for i in range(n)]
+    dropped = set(data.draw(st.lists(st.sampled_from(seqs[1:]), max_size=n // 3), label="dropped")) if n > 1 else set()
+    history = {q: Frame(q, "HB", (str(q),)) for q in seqs}
+    s = Sequencer()
+    got: list[int] = []
+    sent_upto = 0
+
+    def answer(commands: list[bytes]) -> None:
+        # a perfect shoe: everything kept, resent in order up to what it has sent so far
+        for raw in commands:
+            from_seq = int(raw[raw.index(b",") + 1:raw.index(b"*")])
+            start_i = seqs.index(from_seq)
+            for q in seqs[start_i:sent_upto]:
+                step = s.accept(history[q], 0)
+                got.extend(f.seq for f in step.deliver)
+                assert not step.send and all(i.reason is not Reason.MISSED for i in step.issues)
+
+    for i, q in enumerate(seqs):
+        sent_upto = i + 1
+        if q in dropped:
+            continue
+        step = s.accept(history[q], 0)
+        got.extend(f.seq for f in step.deliver)
+        answer(step.send)
+    # drops at the very end go unnoticed until a later frame shows the gap
+    last_seen = max(i for i, q in enumerate(seqs) if q not in dropped)
+    assert got == seqs[: last_seen + 1]
+    assert s.lost == 0
