@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from page_helpers import CHROMIUM, CHROMIUM_ARGS, TABLET, LiveTable  # noqa: E402
+from page_helpers import CHROMIUM, CHROMIUM_ARGS, TABLET, LiveTable
+
+# The machine running the suite may be busy: wait longer before calling a page wrong.
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="session")
@@ -38,7 +42,7 @@ def context(browser: Any, table: LiveTable) -> Iterator[Any]:
     It depends on ``table`` so that the pages close before the server stops.
     """
     ctx = browser.new_context(viewport=TABLET, device_scale_factor=1)
-    ctx.set_default_timeout(8000)
+    ctx.set_default_timeout(10_000)
     errors: list[str] = []
     ctx.on("weberror", lambda e: errors.append(str(e.error)))
     yield ctx

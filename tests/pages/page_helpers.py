@@ -22,11 +22,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runtime"))
 
-import live_helpers as H  # noqa: E402
+import live_helpers as H
 
-from dealer_pi.web.app import create_app  # noqa: E402
-from dealer_pi.web.auth import AuditLog  # noqa: E402
-from dealer_pi.web.server import Server  # noqa: E402
+from dealer_pi.web.app import create_app
+from dealer_pi.web.auth import AuditLog
+from dealer_pi.web.server import Server
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "pages"
@@ -114,7 +114,7 @@ class ChildServer:
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
 
-    def start(self) -> "ChildServer":
+    def start(self) -> ChildServer:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "dealer_pi", "serve", "--config", str(self.config), "--host", "127.0.0.1",
              "--port", str(self.port)],

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import live_helpers as H
+from page_helpers import BROADCAST, LiveTable, face_cards, shot
 from playwright.sync_api import expect
 
-import live_helpers as H
 from dealer_pi.engine.cards import FULL_DECK
-from page_helpers import BROADCAST, LiveTable, face_cards, shot
 
 FIRST_HOLES = H.hole_cards_of_first_hand()
 HOLE_CODES = sorted(c for cards in FIRST_HOLES.values() for c in cards)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import expect
-
 import live_helpers as H
 from page_helpers import BROADCAST, LiveTable, shot
+from playwright.sync_api import expect
 
 
 def open_setup(context: Any, table: LiveTable) -> Any:

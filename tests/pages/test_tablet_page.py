@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import live_helpers as H
+from page_helpers import BROADCAST, ChildServer, LiveTable, face_cards, shot
 from playwright.sync_api import expect
 
-import live_helpers as H
 from dealer_pi.engine.cards import FULL_DECK
-from page_helpers import BROADCAST, ChildServer, LiveTable, face_cards, shot
 
 FIRST_HOLES = H.hole_cards_of_first_hand()  # {2: [...], 3: [...], 1: [...]}
 HOLE_CODES = sorted(c for cards in FIRST_HOLES.values() for c in cards)
