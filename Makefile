@@ -42,7 +42,13 @@ ICONF := $(DESTDIR)$(SYSCONFDIR)/config.toml
 
 .PHONY: install-user install-venv install-units install-config install-enable
 
-install: install-user install-venv install-units install-config install-enable
+# One step after the other, even under `make -j`: the user must exist before its config is handed over.
+install:
+	$(MAKE) install-user
+	$(MAKE) install-venv
+	$(MAKE) install-units
+	$(MAKE) install-config
+	$(MAKE) install-enable
 
 install-user:
 	@if [ -z "$(DESTDIR)" ]; then \
