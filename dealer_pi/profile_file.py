@@ -13,8 +13,9 @@ Unknown keys and bad values are refused with the key named (the engine's
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .engine.errors import InputError
 from .engine.profiles import RuleProfile, get_profile, profile_from_mapping

@@ -24,6 +24,19 @@ from .observations import ActionKind
 from .setup import Structure
 from .state import STREET_NAMES, HandState, Phase
 
+# Enum members as module constants: the hot paths read them on every entry.
+_FOLD = ActionKind.FOLD
+_CHECK = ActionKind.CHECK
+_CALL = ActionKind.CALL
+_BET = ActionKind.BET
+_RAISE = ActionKind.RAISE
+_ALL_IN = ActionKind.ALL_IN
+_BETTING = Phase.BETTING
+_DEALING = Phase.DEALING
+_COMPLETE = Phase.COMPLETE
+_POT_LIMIT = Structure.POT_LIMIT
+_LIMIT = Structure.LIMIT
+
 Out = list[Outcome] | None
 
 
@@ -71,7 +84,7 @@ def post_forced_bets(st: HandState, out: Out) -> None:
     start = (top_i + 1) % len(st.order) if top_i >= 0 else 0
     st.first_actor = -1
     advance(st, start, out)
-    if st.phase is Phase.BETTING:
+    if st.phase is _BETTING:
         st.first_actor = st.to_act
 
 
@@ -95,13 +108,13 @@ def advance(st: HandState, start: int, out: Out) -> None:
             if needs[j] and not folded[j] and stacks[j] > 0:
                 if bets[j] < st.current_bet:
                     st.to_act = j
-                    st.phase = Phase.BETTING
+                    st.phase = _BETTING
                     return
                 if able < 0:
                     able = sum(1 for x in range(n) if not folded[x] and stacks[x] > 0)
                 if able > 1:  # someone else could still answer a bet
                     st.to_act = j
-                    st.phase = Phase.BETTING
+                    st.phase = _BETTING
                     return
                 needs[j] = False
     close_round(st, out)
@@ -120,7 +133,7 @@ def raise_bounds(st: HandState, i: int) -> RaiseBounds:
     if not others_able(st, i):
         return RaiseBounds(False, 0, 0, "BET-UNCALLED", "every other player is all-in: nobody could call a raise")
     structure = st.setup.structure
-    if structure is Structure.LIMIT:
+    if structure is _LIMIT:
         cap = st.profile.limit_cap_raises
         heads_up = len(st.live()) == 2 and st.profile.limit_cap_lifted_heads_up
         if cap and not heads_up and st.raises >= 1 + cap:
@@ -128,7 +141,7 @@ def raise_bounds(st: HandState, i: int) -> RaiseBounds:
         to = min(cur + st.street_size(), stack_to)
         return RaiseBounds(True, to, to)
     low = min(cur + st.min_increment, stack_to)
-    if structure is Structure.POT_LIMIT:
+    if structure is _POT_LIMIT:
         # BET-PL-MAX: the largest raise is the size of the pot after the call.
         high = min(cur + sum(st.total) + (cur - st.bets[i]), stack_to)
         return RaiseBounds(True, min(low, high), high)
@@ -146,7 +159,7 @@ def _bad_seat(st: HandState, seat: int) -> int:
 
 def turn_index(st: HandState, seat: int) -> int:
     """The index of ``seat`` if it is its turn; else BET-OUT-OF-TURN (flagged, not applied)."""
-    if st.phase is not Phase.BETTING:
+    if st.phase is not _BETTING:
         raise RuleViolation("BET-ORDER", f"no betting now (the hand is at {st.phase.value})")
     i = _bad_seat(st, seat)
     if i != st.to_act:
@@ -159,28 +172,28 @@ def turn_index(st: HandState, seat: int) -> int:
 def act(st: HandState, seat: int, action: ActionKind, amount: int | None, out: Out) -> None:
     """Apply one betting decision for ``seat`` (``amount`` = street total after it, for bet/raise)."""
     i = st.index_of.get(seat, -1)
-    if i != st.to_act or i < 0 or st.phase is not Phase.BETTING:
+    if i != st.to_act or i < 0 or st.phase is not _BETTING:
         i = turn_index(st, seat)  # raises BET-OUT-OF-TURN or BET-ORDER
     cur = st.current_bet
     to_call = cur - st.bets[i]
-    if action is ActionKind.ALL_IN:
+    if action is _ALL_IN:
         # As much as the rules allow: the whole stack in NL, up to the pot in PL, one raise in
         # Limit; a call when raising is closed (BET-INCOMPLETE, BET-LIMIT cap, nobody to call).
         b = raise_bounds(st, i)
         if b.allowed:
-            action, amount = ActionKind.RAISE, b.max_to
+            action, amount = _RAISE, b.max_to
         else:
-            action = ActionKind.CALL
-    if action is ActionKind.FOLD:
+            action = _CALL
+    if action is _FOLD:
         st.folded[i] = True
         if out is not None:
             out.append(BetPlaced(seat, action, st.bets[i], 0, False))
-    elif action is ActionKind.CHECK or (action is ActionKind.CALL and to_call <= 0):
+    elif action is _CHECK or (action is _CALL and to_call <= 0):
         if to_call > 0:
             raise RuleViolation("BET-ORDER", f"seat {seat} cannot check: {to_call} to call")
         if out is not None:
-            out.append(BetPlaced(seat, ActionKind.CHECK, st.bets[i], 0, False))
-    elif action is ActionKind.CALL:
+            out.append(BetPlaced(seat, _CHECK, st.bets[i], 0, False))
+    elif action is _CALL:
         add = min(to_call, st.stacks[i])
         st.stacks[i] -= add
         st.bets[i] += add
@@ -188,7 +201,7 @@ def act(st: HandState, seat: int, action: ActionKind, amount: int | None, out: O
         st.last_caller = i
         if out is not None:
             out.append(BetPlaced(seat, action, st.bets[i], add, st.stacks[i] == 0))
-    elif action is ActionKind.BET or action is ActionKind.RAISE:
+    elif action is _BET or action is _RAISE:
         if amount is None:
             raise InputError("amount", f"a {action.value} needs the amount it makes the seat's total")
         _raise_to(st, i, amount, out)
@@ -214,10 +227,10 @@ def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
     if not b.allowed:
         raise RuleViolation(b.rule, f"seat {seat}: {b.why}")
     if to < b.min_to:
-        rule = "BET-LIMIT" if st.setup.structure is Structure.LIMIT else "BET-NL-MIN"
+        rule = "BET-LIMIT" if st.setup.structure is _LIMIT else "BET-NL-MIN"
         raise RuleViolation(rule, f"the smallest {'raise' if cur else 'bet'} is to {b.min_to}")
     if to > b.max_to:
-        rule = {Structure.LIMIT: "BET-LIMIT", Structure.POT_LIMIT: "BET-PL-MAX"}.get(st.setup.structure, "BET-TABLE-STAKES")
+        rule = {_LIMIT: "BET-LIMIT", _POT_LIMIT: "BET-PL-MAX"}.get(st.setup.structure, "BET-TABLE-STAKES")
         raise RuleViolation(rule, f"the largest {'raise' if cur else 'bet'} is to {b.max_to}")
     add = to - st.bets[i]
     st.stacks[i] -= add
@@ -225,7 +238,7 @@ def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
     st.total[i] += add
     inc = to - cur
     if inc >= st.min_increment:  # a full raise reopens the betting (BET-INCOMPLETE otherwise)
-        if st.setup.structure is not Structure.LIMIT:
+        if st.setup.structure is not _LIMIT:
             st.min_increment = inc
         st.raises += 1
     st.current_bet = to
@@ -236,7 +249,7 @@ def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
         if j != i and not st.folded[j] and st.stacks[j] > 0:
             st.needs[j] = True
     if out is not None:
-        kind = ActionKind.RAISE if cur else ActionKind.BET
+        kind = _RAISE if cur else _BET
         out.append(BetPlaced(seat, kind, to, add, st.stacks[i] == 0))
 
 
@@ -278,11 +291,13 @@ def close_round(st: HandState, out: Out) -> None:
     if len(live) == 1:
         win_everything(st, live[0], out)
     elif st.street >= 3:
-        from .showdown import begin_showdown  # showdown needs betting's helpers; imported late
+        from .showdown import (
+            begin_showdown,  # showdown needs betting's helpers; imported late
+        )
 
         begin_showdown(st, out)
     else:
-        st.phase = Phase.DEALING
+        st.phase = _DEALING
 
 
 def win_everything(st: HandState, i: int, out: Out) -> None:
@@ -295,7 +310,7 @@ def win_everything(st: HandState, i: int, out: Out) -> None:
 
 
 def finish(st: HandState, out: Out, awards: tuple[PotAwarded, ...]) -> None:
-    st.phase = Phase.COMPLETE
+    st.phase = _COMPLETE
     st.to_act = -1
     if out is not None:
         out.extend(awards)
@@ -313,11 +328,11 @@ def start_street(st: HandState, out: Out) -> None:
         for i in range(n):
             st.needs[i] = not st.folded[i] and st.stacks[i] > 0
         advance(st, 0, out)
-        if st.phase is Phase.BETTING:
+        if st.phase is _BETTING:
             st.first_actor = st.to_act
     elif st.street >= 3:
         from .showdown import begin_showdown
 
         begin_showdown(st, out)
     else:
-        st.phase = Phase.DEALING
+        st.phase = _DEALING

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Mapping, Union
+from typing import Any, Final
 
 from .cards import Card
 from .errors import InputError
 from .observations import ActionKind
-from .profiles import RuleProfile, profile_from_dict, profile_to_dict
+from .profiles import DEFAULT_PROFILE, RuleProfile, profile_from_dict, profile_to_dict
 from .setup import HandSetup, SeatSetup, Structure
 
 # ---------------------------------------------------------------- entries
@@ -38,7 +39,7 @@ class HandStarted:
     """A new hand: the setup and the rule profile it is played under. Posts antes and blinds."""
 
     setup: HandSetup
-    profile: RuleProfile = RuleProfile()
+    profile: RuleProfile = DEFAULT_PROFILE
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,15 +193,15 @@ class HandEnded:
     misdeal: bool = False
 
 
-Entry = Union[
-    HandStarted, HoleCardsDealt, CardBurned, BoardDealt, ActionTaken, ChipsPlaced,
-    HandShown, HandMucked, HandKilled, WinnersDeclared, MisdealDeclared,
-]
-Outcome = Union[
-    AntePosted, BlindPosted, BetPlaced, ExcessReturned, UncalledBetReturned, StreetCompleted,
-    PotAwarded, HandEnded,
-]
-Event = Union[Entry, Outcome]
+Entry = (
+    HandStarted | HoleCardsDealt | CardBurned | BoardDealt | ActionTaken | ChipsPlaced
+    | HandShown | HandMucked | HandKilled | WinnersDeclared | MisdealDeclared
+)
+Outcome = (
+    AntePosted | BlindPosted | BetPlaced | ExcessReturned | UncalledBetReturned | StreetCompleted
+    | PotAwarded | HandEnded
+)
+Event = Entry | Outcome
 
 TYPE_NAMES: Final[dict[type, str]] = {
     HandStarted: "hand_started",

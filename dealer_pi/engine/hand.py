@@ -24,7 +24,7 @@ dealer_pi.engine.errors.RuleViolation: [BET-ORDER] no betting now (the hand is a
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from . import betting, showdown
 from .cards import Card
@@ -49,14 +49,23 @@ from .events import (
     WinnersDeclared,
 )
 from .observations import ActionKind
-from .profiles import RuleProfile
+from .profiles import DEFAULT_PROFILE, RuleProfile
 from .setup import HandSetup
 from .state import HandState, Phase
+
+# Enum members as module constants: the hot paths read them on every entry.
+_FOLD = ActionKind.FOLD
+_BET = ActionKind.BET
+_RAISE = ActionKind.RAISE
+_BETTING = Phase.BETTING
+_DEALING = Phase.DEALING
+_SHOWDOWN = Phase.SHOWDOWN
+_COMPLETE = Phase.COMPLETE
 
 __all__ = ["Hand", "apply", "apply_events", "apply_in_place", "replay", "start_hand"]
 
 
-def start_hand(setup: HandSetup, profile: RuleProfile = RuleProfile(), out: list[Outcome] | None = None) -> HandState:
+def start_hand(setup: HandSetup, profile: RuleProfile = DEFAULT_PROFILE, out: list[Outcome] | None = None) -> HandState:
     """The state right after ``HandStarted``: antes and blinds posted, first seat to act set."""
     st = HandState.__new__(HandState)
     order = setup.order
@@ -77,7 +86,7 @@ def start_hand(setup: HandSetup, profile: RuleProfile = RuleProfile(), out: list
     st.board = ()
     st.burns = ()
     st.street = 0
-    st.phase = Phase.BETTING
+    st.phase = _BETTING
     st.to_act = -1
     st.needs = [False] * n
     st.acted_at = [-1] * n
@@ -161,7 +170,6 @@ def _apply(state: HandState, e: Entry, out: list[Outcome] | None) -> HandState:
     return st
 
 
-_COMPLETE = Phase.COMPLETE
 
 
 def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
@@ -188,7 +196,7 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
             raise InputError("amount", "chips pushed must be at least 1")
         meaning = interpret_chips(st, i, e)
         tail: list[Outcome] | None = [] if out is not None else None
-        amount = meaning.to if meaning.action in (ActionKind.BET, ActionKind.RAISE) else None
+        amount = meaning.to if meaning.action in (_BET, _RAISE) else None
         betting.act(st, e.seat, meaning.action, amount, tail)
         if out is not None and tail is not None:
             if meaning.returned:
@@ -213,10 +221,10 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
 
 
 def _deal_board(st: HandState, cards: tuple[Card, ...], out: list[Outcome] | None) -> None:
-    if st.phase is Phase.BETTING:
+    if st.phase is _BETTING:
         rule = ("DEAL-ORDER", "DEAL-TURN-EARLY", "DEAL-RIVER-EARLY", "DEAL-NO-RABBIT")[min(st.street, 3)]
         raise RuleViolation(rule, f"the {st.street_name} betting round is not over")
-    if st.phase is Phase.SHOWDOWN or st.street >= 3:
+    if st.phase is _SHOWDOWN or st.street >= 3:
         raise RuleViolation("DEAL-NO-RABBIT", "the board is complete: undealt cards are never shown")
     want = 3 if st.street == 0 else 1
     if len(cards) != want:
@@ -238,11 +246,11 @@ def _kill(st: HandState, seat: int, rule: str, out: list[Outcome] | None) -> Non
     st.folded[i] = True
     st.needs[i] = False
     if out is not None:
-        out.append(BetPlaced(seat, ActionKind.FOLD, st.bets[i], 0, False))
-    if st.phase is Phase.BETTING:
+        out.append(BetPlaced(seat, _FOLD, st.bets[i], 0, False))
+    if st.phase is _BETTING:
         if st.to_act == i or len(st.live()) == 1:
             betting.advance(st, i + 1, out)
-    elif st.phase is Phase.DEALING:
+    elif st.phase is _DEALING:
         if len(st.live()) == 1:
             betting.close_round(st, out)
     else:
@@ -263,7 +271,7 @@ def _misdeal(st: HandState, rule: str, out: list[Outcome] | None) -> None:
     st.total = [0] * n
     st.dead = [0] * n
     st.misdeal = True
-    st.phase = Phase.COMPLETE
+    st.phase = _COMPLETE
     st.to_act = -1
     if out is not None:
         out.append(HandEnded(tuple((s, st.stacks[i]) for i, s in enumerate(st.order)), True))
@@ -276,7 +284,7 @@ class Hand:
     changes nothing. ``outcomes`` holds what the last entry caused.
     """
 
-    __slots__ = ("entries", "state", "outcomes")
+    __slots__ = ("entries", "outcomes", "state")
 
     def __init__(self, started: HandStarted) -> None:
         out: list[Outcome] = []
@@ -285,18 +293,18 @@ class Hand:
         self.outcomes: tuple[Outcome, ...] = tuple(out)
 
     @classmethod
-    def start(cls, setup: HandSetup, profile: RuleProfile = RuleProfile()) -> "Hand":
+    def start(cls, setup: HandSetup, profile: RuleProfile = DEFAULT_PROFILE) -> Hand:
         return cls(HandStarted(setup, profile))
 
-    def apply(self, entry: Entry) -> "Hand":
+    def apply(self, entry: Entry) -> Hand:
         self.state, self.outcomes = apply_events(self.state, entry)
         self.entries.append(entry)
         return self
 
-    def act(self, seat: int, action: ActionKind, amount: int | None = None) -> "Hand":
+    def act(self, seat: int, action: ActionKind, amount: int | None = None) -> Hand:
         return self.apply(ActionTaken(seat, action, amount))
 
-    def undo(self) -> "Hand":
+    def undo(self) -> Hand:
         """Drop the last entry (not the start) and rebuild the state from the rest."""
         if len(self.entries) < 2:
             raise InputError("undo", "nothing to undo: the hand has only started")

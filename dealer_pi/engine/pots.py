@@ -13,8 +13,8 @@ the full cap. Folded players' chips stay in the pots they reached.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ def _layers(
         amount = 0
         for a in amounts:
             if a > prev:
-                amount += (cap if a > cap else a) - prev
+                amount += (min(a, cap)) - prev
         if amount:
             pots.append(Pot(amount, tuple(j for j in live if eligible(j, cap))))
         prev = cap

@@ -21,8 +21,9 @@ dealer_pi.engine.errors.InputError: profile.clok_seconds: unknown option (known:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Mapping
+from typing import Any, Final
 
 from .errors import InputError
 
@@ -110,6 +111,9 @@ PROFILES: Final[dict[str, RuleProfile]] = {
         clock_countdown_seconds=20,
     ),
 }
+
+
+DEFAULT_PROFILE: Final = PROFILES["standard"]
 
 
 def get_profile(name: str) -> RuleProfile:

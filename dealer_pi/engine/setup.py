@@ -17,9 +17,10 @@ dead money (a big-blind ante is simply an ante on the big blind's seat) and
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final, Mapping, Sequence
+from typing import Final
 
 from .errors import InputError
 

@@ -16,10 +16,14 @@ from .events import PotAwarded
 from .pots import Pot, split
 from .state import HandState, Phase
 
+# Enum members as module constants: the hot paths read them on every entry.
+_DEALING = Phase.DEALING
+_SHOWDOWN = Phase.SHOWDOWN
+
 
 def begin_showdown(st: HandState, out: Out) -> None:
     st.street = 4
-    st.phase = Phase.SHOWDOWN
+    st.phase = _SHOWDOWN
     st.to_act = -1
     try_award(st, out)
 
@@ -38,18 +42,18 @@ def show_order(st: HandState) -> list[int]:
     if rule == "left-of-last-caller":
         start = (st.last_caller + 1) % n if st.last_caller >= 0 else 0
     elif rule == "last-aggressor":
-        start = st.aggressor if st.aggressor >= 0 else 0
+        start = max(st.aggressor, 0)
     elif rule == "bettor-or-first":
         if st.aggressor >= 0 and st.aggressor_street == 3:
             start = st.aggressor
         else:
-            start = st.first_actor if st.first_actor >= 0 else 0
+            start = max(st.first_actor, 0)
     return [j for j in ((start + k) % n for k in range(n)) if not st.folded[j]]
 
 
 def next_to_show(st: HandState) -> int | None:
     """The seat asked to show next, or None when nobody is waiting to."""
-    if st.phase is not Phase.SHOWDOWN:
+    if st.phase is not _SHOWDOWN:
         return None
     for j in show_order(st):
         if st.shown[j] is None:
@@ -79,7 +83,7 @@ def _live_index(st: HandState, seat: int, rule: str) -> int:
 
 def can_show_now(st: HandState) -> bool:
     """Showdown, or an all-in run-out where nobody can bet any more (POT-ALL-IN-SHOW)."""
-    return st.phase is Phase.SHOWDOWN or (st.phase is Phase.DEALING and len(st.able()) <= 1)
+    return st.phase is _SHOWDOWN or (st.phase is _DEALING and len(st.able()) <= 1)
 
 
 def show(st: HandState, seat: int, cards: tuple[Card, ...], out: Out) -> None:
@@ -113,7 +117,7 @@ def show(st: HandState, seat: int, cards: tuple[Card, ...], out: Out) -> None:
 
 def muck(st: HandState, seat: int, out: Out) -> None:
     """``seat`` gives up at showdown (POT-MUCK); all-in players must show (POT-ALL-IN-SHOW)."""
-    if st.phase is not Phase.SHOWDOWN:
+    if st.phase is not _SHOWDOWN:
         raise RuleViolation("POT-MUCK", "hands are mucked at the showdown; before it, a player folds")
     i = _live_index(st, seat, "POT-MUCK")
     if st.stacks[i] == 0:
@@ -131,7 +135,7 @@ def muck(st: HandState, seat: int, out: Out) -> None:
 
 def declare_winners(st: HandState, pot: int, seats: tuple[int, ...], out: Out) -> None:
     """The dealer names the winners of pot ``pot`` (cards not readable); they must be in it."""
-    if st.phase is not Phase.SHOWDOWN:
+    if st.phase is not _SHOWDOWN:
         raise RuleViolation("POT-CARDS-SPEAK", "winners are declared at the showdown")
     pots = pot_list(st)
     if not 0 <= pot < len(pots):
@@ -172,7 +176,7 @@ def try_award(st: HandState, out: Out) -> None:
         if len(contenders) == 1:
             decided.append((contenders, ""))
             continue
-        if st.phase is not Phase.SHOWDOWN or len(board) != 5 or not contenders:
+        if st.phase is not _SHOWDOWN or len(board) != 5 or not contenders:
             return
         values: dict[int, int] = {}
         for j in contenders:

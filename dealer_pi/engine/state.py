@@ -10,7 +10,8 @@ number of player ``i`` and ``index_of[seat]`` goes back.
 from __future__ import annotations
 
 import enum
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .cards import Card
 from .events import PotAwarded
@@ -32,11 +33,41 @@ class HandState:
     """One hand in progress. Read the attributes; change it only through ``apply``."""
 
     __slots__ = (
-        "setup", "profile", "order", "index_of", "starting", "stacks", "bets", "total", "dead",
-        "folded", "mucked", "hole", "shown", "board", "burns", "street", "phase", "to_act",
-        "needs", "acted_at", "current_bet", "min_increment", "raises", "aggressor", "aggressor_street",
-        "last_caller", "first_actor", "acted_after_blinds", "blind_seats", "awards", "declared",
-        "rake", "seen", "misdeal", "entries",
+        "acted_after_blinds",
+        "acted_at",
+        "aggressor",
+        "aggressor_street",
+        "awards",
+        "bets",
+        "blind_seats",
+        "board",
+        "burns",
+        "current_bet",
+        "dead",
+        "declared",
+        "entries",
+        "first_actor",
+        "folded",
+        "hole",
+        "index_of",
+        "last_caller",
+        "min_increment",
+        "misdeal",
+        "mucked",
+        "needs",
+        "order",
+        "phase",
+        "profile",
+        "raises",
+        "rake",
+        "seen",
+        "setup",
+        "shown",
+        "stacks",
+        "starting",
+        "street",
+        "to_act",
+        "total",
     )
 
     setup: HandSetup
@@ -75,7 +106,7 @@ class HandState:
     misdeal: bool
     entries: int
 
-    def copy(self) -> "HandState":
+    def copy(self) -> HandState:
         """A new state sharing nothing mutable with this one."""
         c = HandState.__new__(HandState)
         c.setup = self.setup

@@ -18,12 +18,12 @@ button posts the small blind (BET-HEADS-UP). A misdeal changes nothing
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from .errors import InputError
 from .events import HandKilled, HandStarted
-from .profiles import RuleProfile
+from .profiles import DEFAULT_PROFILE, RuleProfile
 from .setup import MAX_SEATS, HandSetup, SeatSetup, Structure
 from .state import HandState
 
@@ -53,7 +53,7 @@ class TableState:
     big_blind_ante: int = 0
     structure: Structure = Structure.NO_LIMIT
     big_bet: int = 0
-    profile: RuleProfile = RuleProfile()
+    profile: RuleProfile = DEFAULT_PROFILE
     button: int = 0
     small_blind_seat: int = 0
     big_blind_seat: int = 0
@@ -87,7 +87,7 @@ def new_table(
     big_blind_ante: int = 0,
     structure: Structure = Structure.NO_LIMIT,
     big_bet: int = 0,
-    profile: RuleProfile = RuleProfile(),
+    profile: RuleProfile = DEFAULT_PROFILE,
     names: Mapping[int, str] | None = None,
 ) -> TableState:
     """A table before its first hand; the button starts on ``button`` or the first seated player

@@ -8,7 +8,7 @@ Script steps, separated by commas:
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from dealer_pi.engine.cards import parse_cards
 from dealer_pi.engine.events import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from handkit import chips_in_play, play, start
 
+from dealer_pi.engine.errors import RuleViolation
 from dealer_pi.engine.events import (
     ActionTaken,
     AntePosted,
@@ -14,12 +15,17 @@ from dealer_pi.engine.events import (
     HandKilled,
     UncalledBetReturned,
 )
-from dealer_pi.engine.errors import RuleViolation
 from dealer_pi.engine.hand import Hand, apply
 from dealer_pi.engine.legal import legal_actions
 from dealer_pi.engine.observations import ActionKind as A
 from dealer_pi.engine.profiles import get_profile, profile_from_mapping
-from dealer_pi.engine.setup import HandSetup, SeatSetup, Structure, blinds_setup, default_small_blind
+from dealer_pi.engine.setup import (
+    HandSetup,
+    SeatSetup,
+    Structure,
+    blinds_setup,
+    default_small_blind,
+)
 
 THREE = {1: 100, 2: 100, 3: 100}
 

@@ -7,7 +7,13 @@ from handkit import chips_in_play, play, start
 
 from dealer_pi.engine.cards import parse_cards
 from dealer_pi.engine.errors import InputError, RuleViolation
-from dealer_pi.engine.events import HandShown, HoleCardsDealt, PotAwarded, StreetCompleted, WinnersDeclared
+from dealer_pi.engine.events import (
+    HandShown,
+    HoleCardsDealt,
+    PotAwarded,
+    StreetCompleted,
+    WinnersDeclared,
+)
 from dealer_pi.engine.hand import Hand
 from dealer_pi.engine.profiles import profile_from_mapping
 from dealer_pi.engine.showdown import next_to_show, show_order

@@ -20,7 +20,6 @@ from dealer_pi.engine.profiles import (
 from dealer_pi.profile_file import load_profile, profile_from_toml
 
 
-
 def test_four_profiles_ship() -> None:
     assert set(PROFILES) == {"standard", "roberts", "house-pig", "online"}
     for name, p in PROFILES.items():

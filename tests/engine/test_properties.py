@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dealer_pi.engine.cards import FULL_DECK
+from dealer_pi.engine.errors import EngineError, RuleViolation
 from dealer_pi.engine.events import (
     ActionTaken,
     BoardDealt,
@@ -17,7 +18,6 @@ from dealer_pi.engine.events import (
     HandShown,
     HoleCardsDealt,
 )
-from dealer_pi.engine.errors import EngineError, RuleViolation
 from dealer_pi.engine.hand import Hand, apply_in_place, replay
 from dealer_pi.engine.legal import legal_actions
 from dealer_pi.engine.observations import ActionKind as A

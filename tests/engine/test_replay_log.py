@@ -32,7 +32,7 @@ from dealer_pi.engine.events import (
     event_from_dict,
     event_to_dict,
 )
-from dealer_pi.engine.hand import Hand, apply, apply_events, replay
+from dealer_pi.engine.hand import apply, apply_events, replay
 from dealer_pi.engine.legal import legal_actions
 from dealer_pi.engine.observations import ActionKind as A
 from dealer_pi.engine.profiles import get_profile
@@ -127,7 +127,7 @@ def test_apply_never_changes_the_state_it_is_given() -> None:
 
 def test_apply_events_reports_what_the_entry_caused() -> None:
     h = start({1: 100, 2: 100, 3: 100}, button=3)
-    st, out = apply_events(h.state, ActionTaken(3, A.RAISE, 10))
+    _, out = apply_events(h.state, ActionTaken(3, A.RAISE, 10))
     assert out == (BetPlaced(3, A.RAISE, 10, 10, False),)
 
 

@@ -6,7 +6,13 @@ import pytest
 
 from dealer_pi.engine.cards import parse_cards
 from dealer_pi.engine.errors import InputError, RuleViolation
-from dealer_pi.engine.events import ActionTaken, BoardDealt, HandShown, HoleCardsDealt, MisdealDeclared
+from dealer_pi.engine.events import (
+    ActionTaken,
+    BoardDealt,
+    HandShown,
+    HoleCardsDealt,
+    MisdealDeclared,
+)
 from dealer_pi.engine.hand import Hand
 from dealer_pi.engine.observations import ActionKind as A
 from dealer_pi.engine.profiles import get_profile, profile_from_mapping
