@@ -4,6 +4,14 @@ A dealer often sees chips, not words. :func:`interpret_chips` turns a
 :class:`ChipsPlaced` into the action it stands for, following 000 §3
 (BET-VERBAL: a declaration wins over chips), §9a-b (BET-UNDER-RAISE) and
 §11a-f (BET-OVERSIZED-CHIP). Chips beyond the action's meaning go back.
+
+>>> from .hand import Hand
+>>> from .setup import blinds_setup
+>>> h = Hand.start(blinds_setup({1: 500, 2: 500, 3: 500}, button=3, small_blind=5, big_blind=10))
+>>> interpret_chips(h.state, 2, ChipsPlaced(3, 100, single_chip=True))  # 000 §11b
+Meaning(action=<ActionKind.CALL: 'call'>, to=10, returned=90, rule='BET-OVERSIZED-CHIP')
+>>> interpret_chips(h.state, 2, ChipsPlaced(3, 15)).to  # a raise of 5, half of 10: complete to 20
+20
 """
 
 from __future__ import annotations

@@ -4,6 +4,22 @@ Cards speak (POT-CARDS-SPEAK): a shown hand is read from its cards, never
 from what the player says. A pot is paid when every player still in it has
 shown or mucked, or when the dealer names its winners (for hole cards the
 table could not read). Each side pot is split on its own (POT-SIDE).
+
+>>> from .hand import Hand
+>>> from .setup import blinds_setup
+>>> from .events import HoleCardsDealt, BoardDealt, HandShown, ActionTaken
+>>> from .cards import parse_cards as cards
+>>> from .observations import ActionKind as A
+>>> h = Hand.start(blinds_setup({1: 50, 2: 50}, button=1, small_blind=1, big_blind=2))
+>>> _ = h.apply(HoleCardsDealt(1, tuple(cards("AhAd")))).apply(HoleCardsDealt(2, tuple(cards("KhKd"))))
+>>> _ = h.act(1, A.ALL_IN).act(2, A.CALL)
+>>> for b in ("2c7d9s", "3h", "4s"):
+...     _ = h.apply(BoardDealt(tuple(cards(b))))
+>>> next_to_show(h.state)  # POT-SHOW-ORDER, standard: left of the last caller
+1
+>>> _ = h.apply(HandShown(1)).apply(HandShown(2))
+>>> h.state.awards[0].shares, h.state.awards[0].description
+(((1, 100),), 'Pair of Aces')
 """
 
 from __future__ import annotations
