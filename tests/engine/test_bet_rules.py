@@ -396,3 +396,13 @@ def test_BET_TABLE_STAKES_setup_refuses_a_seat_without_chips() -> None:
         HandSetup((SeatSetup(1, 100), SeatSetup(2, 0)), button=1)
     assert "seats[1].stack" in str(err.value)
     assert blinds_setup({1: 5, 2: 5}, 1, 1, 2).seats[0].stack == 5
+
+
+def test_BET_ORDER_straddle_acts_last_preflop_and_keeps_the_option() -> None:
+    h = start({1: 100, 2: 100, 3: 100, 4: 100}, button=4, straddles=(4,))
+    assert h.state.seat_to_act == 4 and h.state.current_bet == 4
+    la = legal_actions(h.state)
+    assert la is not None and la.min_to == 8  # the straddle counts as the big blind it doubles
+    play(h, "4 c, 1 c, 2 c")
+    la = legal_actions(h.state)
+    assert la is not None and la.seat == 3 and la.can_check and la.can_raise
