@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from dealer_pi.hardware import dps1
 from dealer_pi.hardware.deck import ORDERS, DeckRegistration, Registrar, RegistrationError
-from dealer_pi.hardware.problems import Problem
+from dealer_pi.hardware.problems import Problem, Reason
 from dealer_pi.hardware.serial_shoe import LinkState, SerialShoe
 from dealer_pi.hardware.virtual_shoe import VirtualShoe
 
@@ -166,8 +166,14 @@ def _register(args: argparse.Namespace) -> int:
             if nxt is None:
                 done.set()
 
+    lost: list[Problem] = []
+
     def on_problem(p: Problem) -> None:
         print(f"PROBLEM {p.reason.value}: {p.detail}", file=sys.stderr, flush=True)
+        if p.reason in (Reason.MISSED, Reason.SHOE_RESTARTED):
+            # A lost draw shifts every later card by one: the map would be wrong, not just short.
+            lost.append(p)
+            done.set()
 
     try:
         shoe = _open(args, on_message=on_message, on_problem=on_problem)
@@ -176,6 +182,9 @@ def _register(args: argparse.Namespace) -> int:
         return 2
     with shoe:
         finished = done.wait(args.timeout)
+    if lost:
+        print(f"refused: {lost[0].detail}; pass the whole deck again", file=sys.stderr)
+        return 1
     if not finished:
         print(f"dealer-pi shoe register: gave up after {args.timeout:g} s", file=sys.stderr)
     try:

@@ -153,3 +153,20 @@ def test_virtual_shoe_garbage_is_reported_by_the_host(vshoe: VirtualShoe, host) 
     got.wait_for(lambda items: any(type(i).__name__ == "ShoeDraw" for i in items))
     assert [str(d.card) for d in got.draws()] == ["Qd"]
     assert got.problems()
+
+
+def test_DEAL_DECK_register_stops_when_a_draw_is_lost(tmp_path: Path) -> None:
+    link, out = tmp_path / "shoe", tmp_path / "deck.json"
+    with VirtualShoe(link=link, heartbeat_s=0.3) as v:
+        proc = subprocess.Popen(cli("shoe", "register", "--port", str(link), "--out", str(out), "--timeout", "30"),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+        wait_for_line(proc, [], "first: As")
+        time.sleep(0.5)
+        for i in range(10):
+            if i == 4:
+                v.drop_next()  # this card's frame never reaches the host
+            v.draw(f"U:04{i:06X}")
+        _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 1
+    assert "draws possibly missed" in stderr and "pass the whole deck again" in stderr
+    assert not out.exists()
