@@ -215,3 +215,31 @@ def test_tablet_shows_reconnecting_and_catches_up_after_a_crash(context: Any, tm
         expect(tablet.locator("#turn-name")).to_have_text("Seat 5")
     finally:
         server.kill()
+
+
+def test_dealer_token_is_entered_once_and_a_wrong_one_is_refused(context: Any, table: LiveTable) -> None:
+    page = context.new_page()
+    page.goto(f"{table.url}/dealer")
+    gate = page.locator("#token-gate")
+    expect(gate).to_be_visible()
+    expect(gate).to_contain_text("?token=")  # the page says how to pass the token
+    shot(page, "dealer-token-entry")
+
+    page.fill("#token-input", "not-the-token")
+    page.click("#token-form button")
+    expect(page.locator("#token-error")).to_contain_text("refused")
+    expect(gate).to_be_visible()
+
+    page.fill("#token-input", H.DEALER)
+    page.click("#token-form button")
+    expect(gate).to_be_hidden()
+    expect(page.locator("#conn")).to_have_text("Live")
+    page.reload()  # remembered by this browser
+    expect(page.locator("#conn")).to_have_text("Live")
+    expect(gate).to_be_hidden()
+
+    # The dealer's token does not open the producer's live overlay (hole cards): asked for the producer's.
+    overlay = context.new_page()
+    overlay.goto(f"{table.url}/overlay/live?token={H.DEALER}")
+    expect(overlay.locator("#token-error")).to_contain_text("refused")
+    assert face_cards(overlay) == []

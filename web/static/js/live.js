@@ -103,6 +103,7 @@
       inFlight = true;
       DP.api("GET", statePath, token).then(function (state) {
         inFlight = false;
+        if (closed) return;
         opts.onState(state);
         if (again) { again = false; refresh(); }
       }, function (err) {
@@ -144,6 +145,7 @@
     // journaled event (the state that follows covers it); 'notice' reports
     // refused device input.
     function handle(ev) {
+      if (closed) return;
       var data = null;
       try { data = ev.data ? JSON.parse(ev.data) : null; } catch (e) { data = null; }
       if (ev.type === "state" && data && typeof data === "object") opts.onState(data);

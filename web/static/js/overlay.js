@@ -147,11 +147,20 @@
   }
 
   function start(token, refused) {
-    DP.connect({
+    var conn = DP.connect({
       token: token,
       statePath: DP.API + "/state" + (live ? "" : "?view=public"),
       eventsPath: DP.API + "/events" + (live ? "" : "?view=public"),
-      onState: render,
+      onState: function (snap) {
+        // A token of another role (the dealer's) gets another view: not this page's.
+        if (live && snap && snap.view && snap.view !== "live") {
+          conn.close();
+          DP.forgetToken("producer");
+          DP.askToken("producer", start, "That token gives the " + snap.view + " view and was refused here: enter the producer token.");
+          return;
+        }
+        render(snap);
+      },
       onEvent: function (data, ev) { if (ev.type === "table") onTableEvent(data); },
       onStatus: DP.statusBanner($("conn")),
       onAuthError: refused
