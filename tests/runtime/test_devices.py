@@ -76,7 +76,7 @@ def test_gpio_beam_buttons_and_alert_light_mirror_the_table(tmp_path: Path, pins
         time.sleep(0.02)
         confirm.drive_high()
         wait_for(lambda: not rt.open_alerts())
-        assert rt.state("dealer")["devices"]["light"]["pattern"] == "ok"
+        wait_for(lambda: rt.state("dealer")["devices"]["light"]["pattern"] == "ok")
         decisions = [e.body for e in rt.journal.entries_after(0) if e.body.get("type") == "decision"]
         assert decisions and decisions[0]["alert_id"] == alerts[0]["alert_id"] and decisions[0]["source"] == "button"
     finally:
