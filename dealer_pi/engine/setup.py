@@ -70,14 +70,17 @@ class HandSetup:
 
     def __post_init__(self) -> None:
         check_setup(self)
-        by_seat = {s.seat: s for s in self.seats}
-        order = tuple(clockwise_from(list(by_seat), self.button))
-        object.__setattr__(self, "order", order)
-        object.__setattr__(self, "stacks", tuple(by_seat[s].stack for s in order))
-        object.__setattr__(self, "antes", tuple(by_seat[s].ante for s in order))
-        object.__setattr__(self, "blinds", tuple(by_seat[s].blind for s in order))
-        object.__setattr__(self, "index_of", MappingProxyType({s: i for i, s in enumerate(order)}))
-        object.__setattr__(self, "blind_seats", frozenset(s for s in order if by_seat[s].blind))
+        seats = self.seats
+        k = next((i for i, s in enumerate(seats) if s.seat > self.button), 0)
+        ordered = seats[k:] + seats[:k]  # seats are sorted: dealing order is a rotation
+        order = tuple(s.seat for s in ordered)
+        put = object.__setattr__
+        put(self, "order", order)
+        put(self, "stacks", tuple(s.stack for s in ordered))
+        put(self, "antes", tuple(s.ante for s in ordered))
+        put(self, "blinds", tuple(s.blind for s in ordered))
+        put(self, "index_of", MappingProxyType({s: i for i, s in enumerate(order)}))
+        put(self, "blind_seats", frozenset(s.seat for s in ordered if s.blind))
 
     @property
     def limit_big_bet(self) -> int:
@@ -92,18 +95,22 @@ def check_setup(setup: HandSetup) -> None:
         raise InputError("setup.seats", "a hand needs at least two seats dealt in")
     last = 0
     for i, s in enumerate(setup.seats):
+        seat, stack, ante, blind = s.seat, s.stack, s.ante, s.blind
+        if type(seat) is int and type(stack) is int and type(ante) is int and type(blind) is int and (
+            last < seat <= MAX_SEATS and stack > 0 and ante >= 0 and blind >= 0
+        ):
+            last = seat
+            continue  # the usual case, checked in one go; below says what is wrong
         w = f"setup.seats[{i}]"
-        if not isinstance(s.seat, int) or not 1 <= s.seat <= MAX_SEATS:
-            raise InputError(f"{w}.seat", f"must be 1..{MAX_SEATS}, got {s.seat!r}")
-        if s.seat <= last:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= MAX_SEATS:
+            raise InputError(f"{w}.seat", f"must be 1..{MAX_SEATS}, got {seat!r}")
+        if seat <= last:
             raise InputError(f"{w}.seat", "seats must be listed once each, in increasing order")
-        last = s.seat
         for name in ("stack", "ante", "blind"):
             v = getattr(s, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise InputError(f"{w}.{name}", f"must be a whole number >= 0, got {v!r}")
-        if s.stack == 0:
-            raise InputError(f"{w}.stack", "a seat with no chips cannot be dealt in")
+        raise InputError(f"{w}.stack", "a seat with no chips cannot be dealt in")
     if not isinstance(setup.button, int) or not 1 <= setup.button <= MAX_SEATS:
         raise InputError("setup.button", f"must be a seat number 1..{MAX_SEATS}")
     if isinstance(setup.small_bet, bool) or not isinstance(setup.small_bet, int) or setup.small_bet < 1:
