@@ -39,6 +39,7 @@ class Step:
     deliver: list[Frame] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
     send: list[bytes] = field(default_factory=list)
+    on_time: Frame | None = None  # the frame handed on the moment it arrived (not held, not resent)
 
 
 def _frames(seqs: list[int]) -> str:
@@ -91,11 +92,13 @@ class Sequencer:
             self._next = (seq + 1) % SEQ_MOD
             self._deliver_from = self._next
             step.deliver.append(frame)
+            step.on_time = frame
             return step
         ahead = seq_after(self._next, seq)
         if ahead == 0 and not self._missing:
             self._next = self._deliver_from = (seq + 1) % SEQ_MOD
             step.deliver.append(frame)
+            step.on_time = frame
             return step
         if ahead < -(HISTORY + MAX_IN_FLIGHT) and seq not in self._missing:
             # Too far back to be an answer to RESEND: the shoe started over.

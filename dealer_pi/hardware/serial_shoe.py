@@ -97,6 +97,7 @@ class SerialShoe:
         self.shoe_id = ""
         self.firmware = ""
         self.frames = 0
+        self._offset: int | None = None  # our clock minus the shoe's, from the last frame on time
         self._state = LinkState.STOPPED
         self._state_lock = threading.Lock()
         self._stop = threading.Event()
@@ -199,10 +200,10 @@ class SerialShoe:
                         last_frame = now
                         spoke = True
                         self.frames += 1
-                        self._apply(port, self._sequence(item, now))
+                        self._apply(port, self._sequence(item, now), now)
                     elif isinstance(item, dps1.Issue):
                         self._problem(item.reason, item.detail, item.seq)
-            self._apply(port, self.sequencer.tick(now))
+            self._apply(port, self.sequencer.tick(now), now)
             silent = now - last_frame
             if silent >= self.heartbeat_timeout_ms:
                 if self._state is not LinkState.DISCONNECTED:
@@ -236,15 +237,28 @@ class SerialShoe:
             self._problem(Reason.DISCONNECT, f"cannot write to the shoe: {exc}")
             return False
 
-    def _apply(self, port: serial.Serial, step: Step) -> None:
+    def _apply(self, port: serial.Serial, step: Step, now: int) -> None:
         for issue in step.issues:
+            if issue.reason is Reason.SHOE_RESTARTED:
+                self._offset = None  # the shoe's clock started over too
             self._problem(issue.reason, issue.detail, issue.seq)
         for command in step.send:
             self._write(port, command)
         for frame in step.deliver:
-            self._deliver(frame)
+            self._deliver(frame, self._when(frame, frame is step.on_time, now))
 
-    def _deliver(self, frame: dps1.Frame) -> None:
+    def _when(self, frame: dps1.Frame, on_time: bool, now: int) -> int:
+        """Our clock's time for a frame: now if it just arrived; if it was held back or resent,
+        its own ``<ms>`` moved onto our clock by the offset seen on the last frame that came on time."""
+        ms = frame.fields[0] if frame.kind in ("DRAW", "HB", "FAULT") and frame.fields else ""
+        if not ms.isdigit():
+            return now
+        if on_time:
+            self._offset = now - int(ms)
+            return now
+        return now if self._offset is None else min(now, int(ms) + self._offset)
+
+    def _deliver(self, frame: dps1.Frame, ts_ms: int) -> None:
         try:
             msg = dps1.interpret(frame)
         except dps1.FrameError as exc:
@@ -260,7 +274,7 @@ class SerialShoe:
             if card is None and msg.card.startswith("U:"):
                 why = "no deck is registered" if self.registration is None else "not in the deck registration"
                 self._problem(Reason.UNREGISTERED_TAG, f"tag {msg.card} ({why}); counted as an unread card", msg.seq)
-            deliver(self.on_observation, ShoeDraw(card, self.source, self.clock_ms()), self.source)
+            deliver(self.on_observation, ShoeDraw(card, self.source, ts_ms), self.source)
         elif isinstance(msg, dps1.Fault):
             reason = _FAULT_REASONS.get(msg.code, Reason.SHOE_FAULT)
             extra = (" " + ",".join(msg.extra)) if msg.extra else ""

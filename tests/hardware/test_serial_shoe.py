@@ -300,3 +300,18 @@ def test_frames_older_than_the_shoes_64_frame_history_are_reported_missed(vshoe:
     missed = got.problems(Reason.MISSED)
     assert len(missed) == 1 and "7 frames" in missed[0].detail and "no longer had them" in missed[0].detail
     assert cards(got) == ["Ah"] + deck[7:] + ["Kh"]
+
+
+def test_a_resent_draw_keeps_the_time_it_was_drawn_not_the_time_it_came_back(vshoe: VirtualShoe, host: Host) -> None:
+    _, got = host
+    vshoe.draw("Ah")
+    got.wait_for(n_draws(1))
+    vshoe.skip_next()
+    vshoe.draw("Kd")  # drawn now, but only reaches the host after the RESEND
+    time.sleep(0.4)
+    vshoe.draw("Qs")
+    got.wait_for(n_draws(3))
+    a, k, q = got.draws()
+    assert cards(got) == ["Ah", "Kd", "Qs"]
+    assert k.ts_ms <= q.ts_ms - 300  # placed at its draw, ~0.4 s before the queen
+    assert a.ts_ms <= k.ts_ms
