@@ -34,7 +34,8 @@ from typing import Any, Iterable, Mapping, Union
 
 from .errors import EngineError, InputError, RuleViolation
 from .events import (
-    ActionTaken, BoardDealt, ChipsPlaced, Entry, HandEnded, HandMucked, HandStarted, MisdealDeclared, Outcome,
+    ActionTaken, BoardDealt, ChipsPlaced, Entry, HandEnded, HandMucked, HandShown, HandStarted, MisdealDeclared,
+    Outcome,
 )
 from .events import Event as EngineEvent
 from .events import event_to_dict as engine_event_to_dict
@@ -197,6 +198,7 @@ def event_to_json(event: SessionEvent) -> dict[str, Any]:
 
 
 DEALER_ENTRIES = (PlayerAction, ChipsPushed, DealerDeclaration, AlertDecision)
+PUBLIC_ENTRIES = (BoardDealt, HandShown)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +223,8 @@ def betting_view(st: HandState) -> BettingView:
         closed = 4
     live = st.live()
     cards_up = st.phase is not Phase.BETTING and (closed >= 4 or len(st.able()) < 2)
-    return BettingView(closed, len(live) == 1, st.acted_after_blinds, frozenset(st.order[i] for i in live), cards_up)
+    return BettingView(closed, len(live) == 1, st.acted_after_blinds, frozenset(st.order[i] for i in live), cards_up,
+                       st.is_complete)
 
 
 class TableSession:
@@ -388,6 +391,8 @@ class TableSession:
                 continue
             if isinstance(entry, BoardDealt):
                 self._board_states.append(before)
+            if isinstance(entry, PUBLIC_ENTRIES):
+                events.append(entry)  # the board and shown hands are public; hole cards never are
             events.extend(outcomes)
         return events
 

@@ -41,7 +41,7 @@ class BettingView:
     open, 1 once the flop may be dealt, ..., 4 when no betting is left).
     ``hand_over``: one player left, so no card may be turned (DEAL-NO-RABBIT).
     ``voluntary_actors``: players past the blinds who have acted (DEAL-MISDEAL-LOCK).
-    ``live``: seats still holding cards. ``cards_up``: no betting is left (an all-in
+    ``live``: seats still holding cards. ``complete``: the pots are awarded. ``cards_up``: no betting is left (an all-in
     runout or the showdown), so hands may be turned up (POT-ALL-IN-SHOW).
     """
 
@@ -50,6 +50,7 @@ class BettingView:
     voluntary_actors: int = 0
     live: frozenset[int] = frozenset()
     cards_up: bool = False
+    complete: bool = False  # the hand is over (pots awarded): a new deal needs "new hand"
 
 
 @dataclass(slots=True)
@@ -116,6 +117,7 @@ class DealMonitor:
         self.misdeal_alert: str | None = None
         self.shown: dict[int, list[Card]] = {}
         self.player_exposed: set[tuple[int, Card | None]] = set()
+        self.early_deal_noticed = False
         self.open.clear()  # alerts belong to their hand
 
     # ------------------------------------------------------------ alerts
@@ -271,6 +273,13 @@ class DealMonitor:
 
     def _hole_landing(self, step: Step, at: int, seat: int, obs: CardSeen, card: Card | None,
                       view: BettingView) -> None:
+        if view.complete and not obs.face_up:
+            if not self.early_deal_noticed:
+                self.early_deal_noticed = True
+                self._uncertain(step, at, "DEAL-ORDER",
+                                "a card was dealt to a seat but the last hand is over: declare \"new hand\" first",
+                                seat=seat)
+            return
         if self.deal_done:
             self._after_deal_hole(step, at, seat, card, view)
             return
