@@ -81,11 +81,12 @@ def seat_numbers(history: HandHistory) -> tuple[int, ...]:
     return tuple(range(1, history.player_count + 1))
 
 
-def history_setup(history: HandHistory) -> HandSetup:
-    """The engine's :class:`HandSetup` for a PHH hand."""
+def history_setup(history: HandHistory, seats: Sequence[int] | None = None) -> HandSetup:
+    """The engine's :class:`HandSetup` for a PHH hand (``seats``: :func:`seat_numbers`, if known)."""
     h = history
     n = h.player_count
-    seats = seat_numbers(h)
+    if seats is None:
+        seats = seat_numbers(h)
     antes, blinds = h.antes, h.blinds_or_straddles
     if n == 2:  # PHH: heads-up forced bets are listed reversed
         antes, blinds = antes[::-1], blinds[::-1]
@@ -133,26 +134,32 @@ class Replay:
         return [(p + 1, g, e) for p, (g, e) in enumerate(zip(self.final_stacks, expected)) if g != e]
 
 
+_CALL, _RAISE, _FOLD = ActionKind.CALL, ActionKind.RAISE, ActionKind.FOLD
+_BETTING = Phase.BETTING
+
+
 def _entry(st: HandState, a: Action, seat_of: Sequence[int]) -> Entry | None:
-    if isinstance(a, CheckCall):
-        seat = seat_of[a.player]
-        if st.phase in (Phase.DEALING, Phase.SHOWDOWN) and seat in st.index_of:
+    # Action classes are final: ``type(a) is`` is the cheapest test, most frequent first.
+    kind = type(a)
+    if kind is CheckCall:
+        seat = seat_of[a.player]  # type: ignore[union-attr]
+        if st.phase is not _BETTING and st.phase is not Phase.COMPLETE and seat in st.index_of:
             i = st.index_of[seat]
             if not st.folded[i] and st.stacks[i] > 0:
                 # Some writers (PokerKit) still ask for a check when everyone else is all-in;
                 # the engine has closed that round already, and the check changes nothing.
                 return None
         # The engine takes a call with nothing to call as a check, as PHH's "cc" means.
-        return ActionTaken(seat, ActionKind.CALL)
-    if isinstance(a, BetRaise):
-        return ActionTaken(seat_of[a.player], ActionKind.RAISE, a.amount)
-    if isinstance(a, Fold):
-        seat = seat_of[a.player]
-        if st.phase is not Phase.BETTING or st.seat_to_act != seat:
+        return ActionTaken(seat, _CALL)
+    if kind is BetRaise:
+        return ActionTaken(seat_of[a.player], _RAISE, a.amount)  # type: ignore[union-attr]
+    if kind is Fold:
+        seat = seat_of[a.player]  # type: ignore[union-attr]
+        if st.phase is not _BETTING or st.seat_to_act != seat:
             # A fold out of turn is a dead hand: that is how hand_to_phh writes a killed hand.
             rule = a.comment.partition(" ")[2] if a.comment.startswith("killed ") else "POT-MUCK"
             return HandKilled(seat, rule or "POT-MUCK")
-        return ActionTaken(seat, ActionKind.FOLD)
+        return ActionTaken(seat, _FOLD)
     if isinstance(a, DealHole):
         return HoleCardsDealt(seat_of[a.player], a.cards)
     if isinstance(a, DealBoard):
@@ -185,14 +192,22 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
     seats = seat_numbers(h)
     seat_of = (0,) + seats  # PHH players are 1-based
     try:
-        st = start_hand(history_setup(h), profile)
+        st = start_hand(history_setup(h, seats), profile)
     except EngineError as err:
         return Replay(h, None, None, False, str(err), None)
+    apply = apply_in_place  # the state is ours alone; a refused entry changes nothing
     for k, a in enumerate(h.actions):
         try:
-            entry = _entry(st, a, seat_of)
-            if entry is not None:
-                apply_in_place(st, entry)  # the state is ours alone; a refused entry changes nothing
+            kind = type(a)
+            # The two commonest actions mid-round go straight in (the hot path of a replay).
+            if kind is BetRaise:
+                apply(st, ActionTaken(seat_of[a.player], _RAISE, a.amount))  # type: ignore[union-attr]
+            elif kind is CheckCall and st.phase is _BETTING:
+                apply(st, ActionTaken(seat_of[a.player], _CALL))  # type: ignore[union-attr]
+            else:
+                entry = _entry(st, a, seat_of)
+                if entry is not None:
+                    apply(st, entry)
         except EngineError as err:
             return Replay(h, st, _stacks(st, seats), False, f"actions[{k}]: {action_text(a)!r}: {err}", k)
     st = _settle_showdown(st)
