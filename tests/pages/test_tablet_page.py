@@ -243,3 +243,20 @@ def test_dealer_token_is_entered_once_and_a_wrong_one_is_refused(context: Any, t
     overlay.goto(f"{table.url}/overlay/live?token={H.DEALER}")
     expect(overlay.locator("#token-error")).to_contain_text("refused")
     assert face_cards(overlay) == []
+
+
+def test_new_hand_after_a_hand_is_won(context: Any, table: LiveTable) -> None:
+    deal_hole_cards(table)
+    tablet = open_tablet(context, table)
+    tablet.click('.act[data-action="fold"]')
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
+    tablet.click('.act[data-action="fold"]')  # seat 2 folds too: Cy's big blind wins the pot uncalled
+    expect(tablet.locator("#turn-name")).to_have_text("Between hands")
+    # 15 in the middle; the 5 of the big blind nobody matched goes back first (BET-UNCALLED).
+    expect(tablet.locator(".pot-award")).to_have_text("Main pot → Cy 10")
+    expect(tablet.locator(".seat-backs")).to_have_count(0)
+    shot(tablet, "dealer-tablet-hand-won")
+    tablet.click("#new-hand")  # no confirmation needed between hands
+    # The button moves to seat 2 (TABLE-BUTTON): seat 2 acts first of three preflop.
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
+    expect(tablet.locator('.seat[data-seat="2"] .badge.btn')).to_have_count(1)

@@ -279,8 +279,9 @@
     var betting = can(v, "raise");
     var isBet = v.isBet !== null ? v.isBet : (num(v.currentBet) || 0) === 0 && v.legal.indexOf("raise") < 0;
     var word = isBet ? "Bet" : "Raise to";
-    $("raise-word").textContent = word;
-    $("amount-label").textContent = word;
+    $("raise-word").textContent = acting ? word : "Bet / raise";
+    $("amount-label").textContent = acting ? word : "Amount";
+    $("new-hand").classList.toggle("next", !v.inProgress);
     $("keypad-label").textContent = word;
 
     var point = [v.handNo, v.phase, v.toAct, v.minTo, v.maxTo].join("|");
@@ -379,6 +380,10 @@
         else if (data.event && data.event.type === "hand_ended") blindSeats = null;
       },
       onStatus: DP.statusBanner($("conn")),
+      // refused device input (a shoe or camera report the rules reject): say it, it was not recorded
+      onNotice: function (n) {
+        say((n.source ? n.source + ": " : "") + (n.rule ? n.rule + " – " : "") + (n.message || "input refused"), "bad");
+      },
       onAuthError: refused || refusedToken
     });
   }
