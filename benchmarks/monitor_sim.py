@@ -28,9 +28,9 @@ from dealer_pi.engine.monitor.alerts import AlertRaised  # noqa: E402
 from dealer_pi.engine.observations import (  # noqa: E402
     CardSeen, DealerDeclaration, Declaration, Observation, PlayerAction, ShoeDraw,
 )
-from dealer_pi.engine.setup import blinds_setup  # noqa: E402
-from dealer_pi.engine.state import HandState, Phase  # noqa: E402
-from dealer_pi.engine.table_session import TableSession, TableSetup, next_button  # noqa: E402
+from dealer_pi.engine.state import Phase  # noqa: E402
+from dealer_pi.engine.table import finish_hand, new_table, next_hand  # noqa: E402
+from dealer_pi.engine.table_session import TableSession, TableSetup  # noqa: E402
 from dealer_pi.sim import Fault, Simulator  # noqa: E402
 from dealer_pi.sim.check import Score, play  # noqa: E402
 
@@ -73,16 +73,11 @@ def time_engine(table_setup: TableSetup, obs: list[Observation]) -> list[float]:
     board cards grouped into streets, no monitor. Time per observation (ns)."""
     out: list[float] = []
     clock = time.perf_counter_ns
-    stacks = {s: c for s, c in table_setup.seats.items() if c > 0}
-    button = table_setup.button
     sb, bb = table_setup.blinds
-    profile = table_setup.rule_profile()
-
-    def new_hand() -> HandState:
-        return start_hand(blinds_setup(stacks, button, sb, bb, ante=table_setup.ante,
-                                       structure=table_setup.structure), profile)
-
-    state = new_hand()
+    table = new_table(table_setup.seats, sb, bb, button=table_setup.button, ante=table_setup.ante,
+                      structure=table_setup.structure, profile=table_setup.rule_profile())
+    nh = next_hand(table)
+    state = start_hand(nh.started.setup, nh.started.profile)
     board: list[Card] = []
     shown: dict[int, list[Card]] = {}
     for o in obs:
@@ -100,9 +95,9 @@ def time_engine(table_setup: TableSetup, obs: list[Observation]) -> list[float]:
                 state = apply(state, HandShown(o.zone.seat, tuple(shown[o.zone.seat])))
         elif isinstance(o, DealerDeclaration) and o.declare is Declaration.NEW_HAND:
             shown = {}
-            stacks = {s: c for s, c in state.final_stacks().items() if c > 0}
-            button = next_button(sorted(stacks), button)
-            state = new_hand()
+            table = finish_hand(table, nh, state)
+            nh = next_hand(table)
+            state = start_hand(nh.started.setup, nh.started.profile)
         out.append(clock() - t0)
     return out
 

@@ -51,8 +51,9 @@ from .observations import (
     Declaration, Observation, PlayerAction, ShoeDraw,
 )
 from .profiles import RuleProfile, profile_from_mapping
-from .setup import Structure, blinds_setup
+from .setup import Structure
 from .state import HandState, Phase
+from .table import NextHand, TableState, finish_hand, new_table, next_hand
 
 SessionEvent = Union[EngineEvent, MonitorEvent]
 
@@ -206,8 +207,8 @@ class _Checkpoint:
     """The session right after a hand started: enough to rebuild from there (undo)."""
 
     at: int  # first observation index played on this hand
-    stacks: tuple[tuple[int, int], ...]
-    button: int
+    table: TableState
+    next: NextHand
     hand_no: int
     hand: HandState
     redeal: bool  # this hand is the redeal of a misdeal (DEAL-MISDEAL-REMEDY)
@@ -241,8 +242,12 @@ class TableSession:
         self._log: list[Observation] = []
         self._events: list[SessionEvent] = []
         self._undone: set[int] = set()
-        self._stacks: dict[int, int] = {s: st for s, st in setup.seats.items() if st > 0}
-        self._button = setup.button
+        sb, bb = setup.blinds
+        self._table = new_table(
+            {s: st for s, st in setup.seats.items() if st > 0}, sb, bb, button=setup.button, ante=setup.ante,
+            structure=setup.structure, profile=self._profile, names=setup.names,
+        )
+        self._next: NextHand
         self._hand_no = 0
         self._monitor = DealMonitor(self._profile)
         self._checkpoints: list[_Checkpoint] = []
@@ -328,21 +333,20 @@ class TableSession:
         return self._view
 
     def _start_hand(self, at: int) -> list[SessionEvent]:
-        """Deal a hand in from the current stacks and button (blinds and antes posted)."""
-        sb, bb = self._setup.blinds
-        hand_setup = blinds_setup(
-            self._stacks, self._button, sb, bb, ante=self._setup.ante, structure=self._setup.structure,
-            names=self._setup.names,
-        )
-        started = HandStarted(hand_setup, self._profile)
-        out: list[Outcome] = []
-        self._hand = start_hand(hand_setup, self._profile, out)
+        """Deal a hand in from the table (button, blinds, antes by the engine's table rules)."""
         self._hand_no += 1
+        nh = next_hand(self._table, hand_id=str(self._hand_no))
+        out: list[Outcome] = []
+        self._next = nh
+        self._hand = start_hand(nh.started.setup, nh.started.profile, out)
+        events: list[SessionEvent] = [nh.started, *out]
+        for killed in nh.killed:  # TABLE-AWAY
+            self._hand, more = apply_events(self._hand, killed)
+            events += [killed, *more]
         self._board_states = []
-        self._monitor.start_hand(self._hand.order, self._hand_no)
-        self._checkpoints.append(_Checkpoint(
-            at, tuple(self._stacks.items()), self._button, self._hand_no, self._hand, self._redeal))
-        return [started, *out]
+        self._monitor.start_hand(tuple(s for s in self._hand.order if s in nh.dealt), self._hand_no)
+        self._checkpoints.append(_Checkpoint(at, self._table, nh, self._hand_no, self._hand, self._redeal))
+        return events
 
     def _apply(self, at: int, obs: Observation) -> list[SessionEvent]:
         """One observation; raises before changing anything when it is refused."""
@@ -433,13 +437,10 @@ class TableSession:
             if self._redeal:
                 raise RuleViolation("DEAL-MISDEAL-REMEDY", "after a misdeal the hand is redealt with the same button")
             raise RuleViolation("TABLE-BUTTON", "the hand is not over: finish it or declare a misdeal first")
-        stacks = dict(self._stacks)
-        stacks.update(st.final_stacks())
-        alive = {s: c for s, c in stacks.items() if c > 0}
-        if len(alive) < 2:
+        table = finish_hand(self._table, self._next, st)
+        if sum(1 for x in table.seats if x.stack > 0) < 2:
             raise RuleViolation("TABLE-BUTTON", "fewer than two players have chips: the game is over")
-        self._stacks = alive
-        self._button = next_button(sorted(alive), self._button)
+        self._table = table
         self._redeal = False
         return self._start_hand(at + 1)
 
@@ -449,7 +450,7 @@ class TableSession:
         if target is None:
             raise InputError("undo", "there is no dealer entry to undo")
         cp = next(c for c in reversed(self._checkpoints) if c.at <= target)
-        saved = (self._hand, self._stacks, self._button, self._hand_no, self._monitor, self._checkpoints,
+        saved = (self._hand, self._table, self._next, self._hand_no, self._monitor, self._checkpoints,
                  self._board_states, self._redeal)
         next_alert = self._monitor.next_alert
         self._undone.add(target)
@@ -462,7 +463,7 @@ class TableSession:
                 self._apply(i, o)
         except EngineError as exc:
             self._undone.discard(target)
-            (self._hand, self._stacks, self._button, self._hand_no, self._monitor, self._checkpoints,
+            (self._hand, self._table, self._next, self._hand_no, self._monitor, self._checkpoints,
              self._board_states, self._redeal) = saved
             raise InputError("undo", f"observation {target} cannot be taken back: a later one depends on it ({exc})") from None
         self._monitor.next_alert = max(self._monitor.next_alert, next_alert)
@@ -470,14 +471,14 @@ class TableSession:
 
     def _restore(self, cp: _Checkpoint) -> None:
         self._checkpoints = [c for c in self._checkpoints if c.at < cp.at] + [cp]
-        self._stacks = dict(cp.stacks)
-        self._button = cp.button
+        self._table = cp.table
+        self._next = cp.next
         self._hand_no = cp.hand_no
         self._hand = cp.hand
         self._redeal = cp.redeal
         self._board_states = []
         monitor = DealMonitor(self._profile, self._monitor.next_alert)
-        monitor.start_hand(cp.hand.order, cp.hand_no)
+        monitor.start_hand(tuple(s for s in cp.hand.order if s in cp.next.dealt), cp.hand_no)
         monitor.next_alert = self._first_alert_of(cp.at)
         self._monitor = monitor
 
@@ -511,14 +512,15 @@ class TableSession:
         m = self._monitor
         hand_seats = set(st.order)
         seats: dict[str, Any] = {}
-        for seat in sorted(set(self._stacks) | set(self._setup.seats)):
+        table_stacks = {x.seat: x.stack for x in self._table.seats}
+        for seat in sorted(set(table_stacks) | set(self._setup.seats)):
             row: dict[str, Any] = {"name": self._setup.names.get(seat, ""), "in_hand": seat in hand_seats}
             if seat in hand_seats:
                 i = st.index_of[seat]
                 row.update(stack=st.stacks[i], bet=st.bets[i], folded=st.folded[i],
                            all_in=st.stacks[i] == 0 and not st.folded[i])
             else:
-                row.update(stack=self._stacks.get(seat, 0), bet=0, folded=False, all_in=False)
+                row.update(stack=table_stacks.get(seat, 0), bet=0, folded=False, all_in=False)
             seats[str(seat)] = row
         la = legal_actions(st)
         public = st.to_dict(reveal_hole_cards=False)  # the engine's own pots and awards wording
@@ -551,12 +553,3 @@ class TableSession:
 def _is_dealer_entry(obs: Observation) -> bool:
     return isinstance(obs, DEALER_ENTRIES) and not (
         isinstance(obs, DealerDeclaration) and obs.declare is Declaration.UNDO)
-
-
-def next_button(seats: list[int], button: int) -> int:
-    """TABLE-BUTTON: the next seat clockwise (higher number, wrapping) that has chips.
-
-    >>> next_button([1, 4, 6], 4), next_button([1, 4, 6], 6), next_button([1, 4, 6], 2)
-    (6, 1, 4)
-    """
-    return next((s for s in seats if s > button), seats[0])

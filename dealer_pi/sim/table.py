@@ -33,9 +33,9 @@ from dealer_pi.engine.observations import (
     ActionKind, CardLeft, CardSeen, DealerDeclaration, Declaration, Observation, PlayerAction, ShoeDraw, Zone,
 )
 from dealer_pi.engine.profiles import RuleProfile
-from dealer_pi.engine.setup import blinds_setup
 from dealer_pi.engine.state import HandState, Phase
-from dealer_pi.engine.table_session import TableSetup, next_button
+from dealer_pi.engine.table import NextHand, finish_hand, new_table, next_hand
+from dealer_pi.engine.table_session import TableSetup
 
 from .faults import Fault, expected_alert
 
@@ -81,8 +81,9 @@ class SimTable:
         self._count = 0
         self._armed: Fault | None = None
         self._deals = 0
-        stacks = dict(self.setup.seats)
-        button = self.setup.button
+        sb, bb = self.setup.blinds
+        table = new_table(self.setup.seats, sb, bb, button=self.setup.button, ante=self.setup.ante,
+                          structure=self.setup.structure, profile=self._profile)
         for h in range(self.hands):
             if h:
                 yield self._emit(DealerDeclaration(Declaration.NEW_HAND))
@@ -90,8 +91,9 @@ class SimTable:
             while True:
                 self._out: list[Observation] = []
                 self._deals += 1
+                nh = next_hand(table)
                 try:
-                    final = self._hand(stacks, button, redeal)
+                    final = self._hand(nh, redeal)
                 except _Misdeal:
                     final = None
                 for o in self._out:
@@ -100,10 +102,9 @@ class SimTable:
                     self.played += 1
                     break
                 redeal = True  # the redeal after a misdeal is dealt clean
-            stacks = {s: c for s, c in final.items() if c > 0}
-            if len(stacks) < 2:
+            table = finish_hand(table, nh, final)
+            if sum(1 for x in table.seats if x.stack > 0) < 2:
                 return
-            button = next_button(sorted(stacks), button)
 
     # ------------------------------------------------------------ plumbing
 
@@ -146,10 +147,8 @@ class SimTable:
 
     # ------------------------------------------------------------ a hand
 
-    def _hand(self, stacks: dict[int, int], button: int, redeal: bool) -> dict[int, int]:
-        sb, bb = self.setup.blinds
-        hs = blinds_setup(stacks, button, sb, bb, ante=self.setup.ante, structure=self.setup.structure)
-        self._st: HandState = start_hand(hs, self._profile)
+    def _hand(self, nh: NextHand, redeal: bool) -> HandState:
+        self._st: HandState = start_hand(nh.started.setup, nh.started.profile)
         if not redeal:
             self._arm()
         deck = list(FULL_DECK)
@@ -176,7 +175,7 @@ class SimTable:
             c = self._draw_to(BOARD, True)
             self._record(Fault.RABBIT, at)
             self._out.append(CardLeft(BOARD, c))
-        return self._st.final_stacks()
+        return self._st
 
     def _pop(self) -> Card:
         c = self._deck.pop()
