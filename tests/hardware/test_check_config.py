@@ -71,3 +71,17 @@ def test_deck_registration_is_read_relative_to_the_config_and_checked(tmp_path: 
 def test_a_missing_file_is_reported_not_a_traceback(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["check-config", str(tmp_path / "nope.toml")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_the_example_documents_every_shoe_and_gpio_setting() -> None:
+    import dataclasses
+    import tomllib
+
+    from dealer_pi.config import GpioSection, ShoeSection
+
+    data = tomllib.loads(EXAMPLE.read_text())
+    for section, cls in (("shoe", ShoeSection), ("gpio", GpioSection)):
+        names = {f.name for f in dataclasses.fields(cls)}
+        assert set(data[section]) == names, (section, names ^ set(data[section]))
+        # and shows the defaults, so an unedited file behaves like no file
+        assert cls(**data[section]) == cls(), section
