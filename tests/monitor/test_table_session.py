@@ -207,3 +207,37 @@ def test_observation_json_from_a_scenario_feeds_the_session() -> None:
     s.feed(observation_from_dict({"type": "shoe_draw", "card": None}))
     events = s.feed(observation_from_dict({"type": "card_seen", "zone": "seat:4", "face_up": False, "card": None}))
     assert [(e.rule, e.verdict) for e in events if isinstance(e, AlertRaised)] == [("DEAL-ORDER", Verdict.MISDEAL)]
+
+
+def test_undo_of_a_misdeal_brings_the_voided_hand_back() -> None:
+    obs = deal()[:4] + [ShoeDraw(Card.parse("Qs")), CardSeen(Zone("seat", 6), True, Card.parse("Qs"))]
+    s = fed(SETUP, obs)
+    before = s.snapshot()
+    s.feed(DealerDeclaration(Declaration.MISDEAL))
+    assert s.snapshot()["table"]["hand_number"] == 2
+    s.undo()
+    after = s.snapshot()
+    before.pop("observations"), after.pop("observations")
+    assert after == before and [a.rule for a in s.open_alerts()] == ["DEAL-HOLE-EXPOSED"]
+
+
+def test_undo_of_new_hand_returns_to_the_finished_hand() -> None:
+    s = fed(SETUP, deal() + [PlayerAction(6, ActionKind.FOLD), PlayerAction(1, ActionKind.FOLD),
+                             PlayerAction(3, ActionKind.FOLD), DealerDeclaration(Declaration.NEW_HAND),
+                             ShoeDraw(Card.parse("2c")), CardSeen(Zone("seat", 1), False, None)])
+    assert s.snapshot()["table"]["button"] == 3
+    s.undo()  # the last dealer entry is "new hand": the two sensor observations after it are replayed
+    snap = s.snapshot()
+    assert snap["table"]["button"] == 1 and snap["hand"]["phase"] == "complete"
+    assert [a.rule for a in s.open_alerts()] == ["DEAL-ORDER"]  # a card dealt before "new hand"
+
+
+def test_hole_cards_are_never_in_the_events() -> None:
+    table = next(Simulator(seed=2).tables(5))
+    s = TableSession(table.setup)
+    for o in table.observations():
+        for e in s.feed(o):
+            d = event_to_json(e)
+            assert d["type"] != "hole_cards_dealt"
+            if d["type"] == "hand_shown":
+                assert s.snapshot()["hand"]["phase"] in ("showdown", "complete")
