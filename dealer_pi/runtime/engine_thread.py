@@ -253,17 +253,12 @@ class Runtime:
             obs: Observation = work.payload
             if obs.ts_ms == 0:
                 obs = dataclasses.replace(obs, ts_ms=now)
-            level = self._level_change(now)
-            if level is not None and isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND:
-                # TABLE-LEVELS: the new blinds apply from this hand on. The table is set up again
-                # from the stacks the last hand ended with, the button moved on.
-                table = Table(self.table.next_hand_setup((level["small_blind"], level["big_blind"]), level["ante"]),
-                              hand_base=self.table.hand or 0)
-                self._table = table
-                body = {"setup": table.setup_dict(), "hand_base": table.hand_base,
-                        "reason": f"TABLE-LEVELS: level {self.clock.view(now)['level']} from this hand"}
-                return self._commit("setup", body, now, table.initial_events, None)
             tagged = self.table.feed(obs)
+            level = self._level_change(now)
+            started = next((ev for ev, _ in tagged if ev.get("type") == "hand_started"), None)
+            if level is not None and started is not None and isinstance(obs, DealerDeclaration) \
+                    and obs.declare is Declaration.NEW_HAND:
+                return self._relevel(started, level, now)
             result = self._commit("observation", observation_to_dict(obs), now, tagged, self.table.finished)
             self.accepted += 1
             return result
@@ -285,6 +280,21 @@ class Runtime:
             self.publisher.refresh(live=self._last)
             return None
         raise ValueError(f"unknown work {work.kind!r}")
+
+    def _relevel(self, started: dict[str, Any], level: dict[str, Any], now: int) -> dict[str, Any]:
+        """TABLE-LEVELS: the hand the engine just started (its button moved on by the engine's own
+        rules) is dealt at the new level's blinds and ante instead: the table is set up again from
+        it, and that setup, not the "new hand", is what the journal keeps."""
+        try:
+            table = Table(self.table.releveled(started, (level["small_blind"], level["big_blind"]), level["ante"]),
+                          hand_base=(self.table.hand or 1) - 1)
+        except (InputError, RuleViolation):
+            self._replay()  # the "new hand" was fed but not journaled: back to the journal's table
+            raise
+        self._table = table
+        body = {"setup": table.setup_dict(), "hand_base": table.hand_base,
+                "reason": f"TABLE-LEVELS: level {self.clock.view(now)['level']} from this hand"}
+        return self._commit("setup", body, now, table.initial_events, None)
 
     def _commit(
         self, kind: str, body: dict[str, Any], now: int, tagged: list[tuple[dict[str, Any], int | None]], finished: int | None

@@ -13,8 +13,7 @@ from typing import Any, Mapping
 
 from dealer_pi.engine.observations import Observation
 from dealer_pi.engine.state import HandState
-from dealer_pi.engine.errors import RuleViolation
-from dealer_pi.engine.table_session import TableSession, TableSetup, event_to_json, next_button
+from dealer_pi.engine.table_session import TableSession, TableSetup, event_to_json
 
 
 class Table:
@@ -69,17 +68,14 @@ class Table:
     def setup_dict(self) -> dict[str, Any]:
         return self.setup.to_dict()
 
-    def next_hand_setup(self, blinds: tuple[int, int], ante: int) -> dict[str, Any]:
-        """The setup of the next hand with new forced bets (TABLE-LEVELS): the stacks the last hand
-        ended with, the button moved on (TABLE-BUTTON), names kept."""
-        st = self.session.hand
-        stacks = {s: c for s, c in st.final_stacks().items() if c > 0}
-        if len(stacks) < 2:
-            raise RuleViolation("TABLE-BUTTON", "fewer than two players have chips: the game is over")
+    def releveled(self, started: Mapping[str, Any], blinds: tuple[int, int], ante: int) -> dict[str, Any]:
+        """The setup that deals the hand ``started`` (a ``hand_started`` event's JSON) again with
+        new forced bets (TABLE-LEVELS): same seats, stacks, names and button, new blinds and ante."""
+        hand = started["setup"]
         out = self.setup.to_dict()
         out.update(
-            blinds=list(blinds), ante=ante, seats={str(s): c for s, c in sorted(stacks.items())},
-            names={k: v for k, v in out["names"].items() if int(k) in stacks},
-            button=next_button(sorted(stacks), st.setup.button),
+            blinds=list(blinds), ante=ante, button=hand["button"],
+            seats={str(s["seat"]): s["stack"] for s in hand["seats"]},
+            names={str(s["seat"]): s["name"] for s in hand["seats"] if s.get("name")},
         )
         return out
