@@ -160,6 +160,16 @@ class ExcessReturned:
 
 
 @dataclass(frozen=True, slots=True)
+class PenaltyCharged:
+    """Chips a player must add to the pot as a penalty (002 §6.8: half the pot for a
+    deliberately shown hole card, DEAL-PLAYER-EXPOSED under the ``half-pot`` option)."""
+
+    seat: int
+    amount: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class UncalledBetReturned:
     seat: int
     amount: int
@@ -199,7 +209,7 @@ Entry = (
 )
 Outcome = (
     AntePosted | BlindPosted | BetPlaced | ExcessReturned | UncalledBetReturned | StreetCompleted
-    | PotAwarded | HandEnded
+    | PotAwarded | HandEnded | PenaltyCharged
 )
 Event = Entry | Outcome
 
@@ -223,6 +233,7 @@ TYPE_NAMES: Final[dict[type, str]] = {
     StreetCompleted: "street_completed",
     PotAwarded: "pot_awarded",
     HandEnded: "hand_ended",
+    PenaltyCharged: "penalty_charged",
 }
 _BY_NAME: Final[dict[str, type]] = {v: k for k, v in TYPE_NAMES.items()}
 

@@ -46,6 +46,7 @@ from .events import (
     HoleCardsDealt,
     MisdealDeclared,
     Outcome,
+    PenaltyCharged,
     WinnersDeclared,
 )
 from .observations import ActionKind
@@ -247,9 +248,17 @@ def _kill(st: HandState, seat: int, rule: str, out: list[Outcome] | None) -> Non
     st.needs[i] = False
     if out is not None:
         out.append(BetPlaced(seat, _FOLD, st.bets[i], 0, False))
+    if rule == "DEAL-PLAYER-EXPOSED" and st.profile.deliberate_show_penalty == "half-pot":
+        # 002 §6.8: a deliberately shown hole card kills the hand; the penalty is half the pot.
+        penalty = min(st.stacks[i], sum(st.total) // 2)
+        st.stacks[i] -= penalty
+        st.total[i] += penalty
+        st.dead[i] += penalty
+        if out is not None and penalty:
+            out.append(PenaltyCharged(seat, penalty, rule))
     if st.phase is _BETTING:
-        if st.to_act == i or len(st.live()) == 1:
-            betting.advance(st, i + 1, out)
+        # The turn stays where it was unless it was the dead hand's, or nobody has a decision left.
+        betting.advance(st, i + 1 if st.to_act == i else st.to_act, out)
     elif st.phase is _DEALING:
         if len(st.live()) == 1:
             betting.close_round(st, out)

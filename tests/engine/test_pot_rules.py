@@ -8,6 +8,7 @@ from handkit import chips_in_play, play, start
 from dealer_pi.engine.cards import parse_cards
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.events import (
+    HandKilled,
     HandShown,
     HoleCardsDealt,
     PotAwarded,
@@ -182,3 +183,16 @@ def test_POT_RIGHT_each_round_closes_with_everyone_level() -> None:
     play(h, "2 c")
     done = [o for o in h.outcomes if isinstance(o, StreetCompleted)]
     assert done == [StreetCompleted("preflop", ((18, (1, 2, 3)),))]
+
+
+@pytest.mark.parametrize(("profile", "penalty"), [("house-pig", 9), ("standard", 0)])
+def test_DEAL_PLAYER_EXPOSED_deliberate_show_penalty_by_profile(profile: str, penalty: int) -> None:
+    # 002 §6.8: the hand is dead and the player pays half the current pot into it.
+    h = play(start({1: 100, 2: 100, 3: 100}, button=3, profile=profile), "3 r 6, 1 c, 2 c")
+    h.apply(HandKilled(1, "DEAL-PLAYER-EXPOSED"))
+    st = h.state
+    assert st.folded[st.index_of[1]]
+    assert st.stacks[st.index_of[1]] == 94 - penalty and st.pot_total() == 18 + penalty
+    play(h, "board 2c7d9s, 2 x, 3 r 10, 2 f")
+    assert h.state.final_stacks()[3] == 100 + 12 + penalty
+    assert chips_in_play(h) == 300

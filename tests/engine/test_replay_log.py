@@ -25,6 +25,7 @@ from dealer_pi.engine.events import (
     HandStarted,
     HoleCardsDealt,
     MisdealDeclared,
+    PenaltyCharged,
     PotAwarded,
     StreetCompleted,
     UncalledBetReturned,
@@ -66,6 +67,7 @@ EVERY_EVENT = [
     StreetCompleted("flop", ((30, (1, 4)), (10, (4,)))),
     PotAwarded(0, 30, ((1, 15), (4, 15)), 1, "Two pair, Aces and Kings"),
     HandEnded(((1, 90), (4, 110)), False),
+    PenaltyCharged(1, 12, "DEAL-PLAYER-EXPOSED"),
 ]
 
 
