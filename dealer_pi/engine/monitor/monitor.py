@@ -178,8 +178,13 @@ class DealMonitor:
             return
         before = self.seen.get(card)
         if before is not None and before != where:
-            self._misdeal(step, at, view, "DEAL-DECK", R.foul_deck(f"{card} seen twice in one hand"),
-                          f"{card} twice", card=card, lockable=False)
+            # Only the camera saw it twice, and cameras misread: the dealer checks (a confirmed
+            # foul deck is a misdeal whatever the betting). The shoe's reads are trusted in _draw.
+            aid = self._raise(step, at, "DEAL-DECK", Verdict.UNCERTAIN,
+                              R.uncertain(f"{card} seen at {where} but it is already at {before}, so the deck may be foul"),
+                              card=card, would_be=Verdict.MISDEAL)
+            if aid:
+                self.open[aid].lockable = False
         self.seen[card] = where
 
     # ------------------------------------------------------------ the entry point
