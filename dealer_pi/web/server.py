@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from waitress import wasyncore
 from waitress.server import create_server
 
 DEFAULT_THREADS = 96  # 50 overlay/tablet streams and their reconnects, plus API calls
@@ -37,6 +38,16 @@ class Server:
         return self
 
     def close(self) -> None:
-        self._server.close()
-        if self._thread is not None:
+        """Stop accepting, close every connection and end the serving thread.
+
+        The sockets are closed by the serving loop itself (through waitress's trigger): closing
+        them from another thread while it waits in select() would pull the floor from under it.
+        """
+        if self._thread is not None and self._thread.is_alive():
+            # A single listener is a wasyncore dispatcher: its socket map is ``_map``.
+            sockets = getattr(self._server, "map", None) or getattr(self._server, "_map")
+            self._server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
             self._thread.join(timeout=5)
+            self._server.task_dispatcher.shutdown()
+        else:
+            self._server.close()
