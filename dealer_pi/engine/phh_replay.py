@@ -12,6 +12,10 @@ button. Without a usable ``seats`` field, player ``pN`` sits in seat N and the
 button is the last seat. Heads-up, PHH writes the forced bets reversed (the
 button posts the small blind), and so do both directions here.
 
+Antes follow the table's rules whatever ``ante_trimming_status`` says: they are
+dead money any live player can win, except that a player all-in within his
+ante wins from each player only what he put in (000 §19, BET-SHORT-POST).
+
 >>> from .phh import parse_phh
 >>> r = replay_history(parse_phh('''
 ... variant = "NT"
@@ -97,7 +101,7 @@ def history_setup(history: HandHistory, seats: Sequence[int] | None = None) -> H
          for i in range(n)),
         key=lambda s: s.seat,
     )
-    hand = dict(h.info).get("hand", "")
+    hand = next((value for key, value in h.info if key == "hand"), "")
     return HandSetup(
         seats=tuple(by_seat), button=seats[-1], structure=structure, small_bet=small or 1,
         big_bet=h.big_bet or 0, hand_id=str(hand),
@@ -136,6 +140,9 @@ class Replay:
 
 _CALL, _RAISE, _FOLD = ActionKind.CALL, ActionKind.RAISE, ActionKind.FOLD
 _BETTING = Phase.BETTING
+# Entries are immutable values: one shared call and fold per seat, like the 52 cards.
+_CALL_OF = tuple(ActionTaken(s, _CALL) for s in range(MAX_SEATS + 1))
+_FOLD_OF = tuple(ActionTaken(s, _FOLD) for s in range(MAX_SEATS + 1))
 
 
 def _entry(st: HandState, a: Action, seat_of: Sequence[int]) -> Entry | None:
@@ -150,7 +157,7 @@ def _entry(st: HandState, a: Action, seat_of: Sequence[int]) -> Entry | None:
                 # the engine has closed that round already, and the check changes nothing.
                 return None
         # The engine takes a call with nothing to call as a check, as PHH's "cc" means.
-        return ActionTaken(seat, _CALL)
+        return _CALL_OF[seat]
     if kind is BetRaise:
         return ActionTaken(seat_of[a.player], _RAISE, a.amount)  # type: ignore[union-attr]
     if kind is Fold:
@@ -159,7 +166,7 @@ def _entry(st: HandState, a: Action, seat_of: Sequence[int]) -> Entry | None:
             # A fold out of turn is a dead hand: that is how hand_to_phh writes a killed hand.
             rule = a.comment.partition(" ")[2] if a.comment.startswith("killed ") else "POT-MUCK"
             return HandKilled(seat, rule or "POT-MUCK")
-        return ActionTaken(seat, _FOLD)
+        return _FOLD_OF[seat]
     if isinstance(a, DealHole):
         return HoleCardsDealt(seat_of[a.player], a.cards)
     if isinstance(a, DealBoard):
@@ -203,7 +210,7 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
             if kind is BetRaise:
                 apply(st, ActionTaken(seat_of[a.player], _RAISE, a.amount))  # type: ignore[union-attr]
             elif kind is CheckCall and st.phase is _BETTING:
-                apply(st, ActionTaken(seat_of[a.player], _CALL))  # type: ignore[union-attr]
+                apply(st, _CALL_OF[seat_of[a.player]])  # type: ignore[union-attr]
             else:
                 entry = _entry(st, a, seat_of)
                 if entry is not None:
