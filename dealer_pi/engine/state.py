@@ -192,6 +192,8 @@ class HandState:
     def to_dict(self, reveal_hole_cards: bool = False) -> dict[str, Any]:
         """A JSON-able snapshot for the journal and the web.
 
+        ``legal`` is :func:`~.legal.legal_actions` for the seat to act (or null) and
+        ``next_to_show`` the seat asked to show at the showdown (POT-SHOW-ORDER).
         Hole cards are under ``seats[].hole`` as ``{"secret": true, "cards": [...]}``;
         with ``reveal_hole_cards=False`` the cards are replaced by ``null`` (a card
         present but hidden) so a view can never leak them by mistake. Shown hands
@@ -216,6 +218,10 @@ class HandState:
                 "hole": {"secret": True, "count": len(self.hole[i]), "cards": cards},
                 "shown": None if shown is None else [str(c) for c in shown],
             })
+        from .legal import legal_actions  # both read the state; imported here to keep modules acyclic
+        from .showdown import next_to_show
+
+        legal = legal_actions(self)
         collected = [t - b for t, b in zip(self.total, self.bets)]
         pots = build_pots(collected, self.dead, self.folded, self.stacks) if self.phase is not Phase.COMPLETE else []
         return {
@@ -226,6 +232,8 @@ class HandState:
             "street": self.street_name,
             "phase": self.phase.value,
             "seat_to_act": self.seat_to_act,
+            "legal": None if legal is None else legal.to_dict(),
+            "next_to_show": next_to_show(self),
             "current_bet": self.current_bet,
             "board": [str(c) for c in self.board],
             "seats": seats,

@@ -174,3 +174,12 @@ def test_snapshot_shows_side_pots_and_shown_hands() -> None:
     assert snap["pots"][1]["eligible"] == [2, 3]
     play(h, "board 3h, 2 x, 3 x, board 4s, 2 x, 3 x, show 1")  # shown hands are public
     assert next(s for s in h.state.to_dict()["seats"] if s["seat"] == 1)["shown"] == ["Ah", "Ad"]
+
+
+def test_snapshot_carries_legal_actions_and_who_shows_next() -> None:
+    h = start({1: 100, 2: 100}, button=1)
+    snap = h.state.to_dict()
+    assert snap["legal"]["seat"] == 1 and snap["legal"]["to_call"] == 1 and snap["next_to_show"] is None
+    play(h, "hole 1 AhAd, hole 2 KhKd, 1 a, 2 c, board 2c7d9s, board 3h, board 4s")
+    snap = h.state.to_dict()
+    assert snap["legal"] is None and snap["next_to_show"] == 1 and snap["phase"] == "showdown"

@@ -26,6 +26,7 @@ from dealer_pi.engine.table import (
     next_hand,
     seat_player,
     set_away,
+    set_level,
 )
 
 WIN, LOSE = "AhAd", "7c2d"
@@ -219,3 +220,12 @@ def test_DEAL_MISDEAL_LOCK_two_players_after_the_blinds_acted_house_pig() -> Non
     hand = Hand(next_hand(std).started).apply(ActionTaken(4, A.CALL)).apply(ActionTaken(5, A.CALL))
     hand.apply(MisdealDeclared("DEAL-HOLE-EXPOSED"))  # standard: no lock
     assert hand.state.misdeal
+
+
+def test_TABLE_LEVELS_new_blinds_apply_from_the_next_hand() -> None:
+    t = new_table(FIVE, 1, 2, button=1)
+    nh = next_hand(t)
+    t = set_level(t, 5, 10, ante=1)
+    assert {s.blind for s in nh.started.setup.seats} == {0, 1, 2}  # the hand already set up keeps its level
+    nh2 = next_hand(t)
+    assert {s.blind for s in nh2.started.setup.seats} == {0, 5, 10} and {s.ante for s in nh2.started.setup.seats} == {1}
