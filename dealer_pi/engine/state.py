@@ -218,7 +218,9 @@ class HandState:
                 "hole": {"secret": True, "count": len(self.hole[i]), "cards": cards},
                 "shown": None if shown is None else [str(c) for c in shown],
             })
-        from .legal import legal_actions  # both read the state; imported here to keep modules acyclic
+        from .legal import (
+            legal_actions,  # both read the state; imported here to keep modules acyclic
+        )
         from .showdown import next_to_show
 
         legal = legal_actions(self)
