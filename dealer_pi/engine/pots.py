@@ -76,12 +76,17 @@ def _layers(
     return pots
 
 
-def split(amount: int, winners: Sequence[int]) -> list[int]:
-    """Shares of ``amount`` for ``winners`` (already in odd-chip order): even, odd chips first.
+def split(amount: int, winners: Sequence[int], *, odd_to_first: bool = False) -> list[int]:
+    """Shares of ``amount`` for ``winners`` (already in odd-chip order).
 
-    >>> split(10, [1, 2, 3])
-    [4, 3, 3]
+    The split is as even as possible, one odd chip each from the first winner on;
+    with ``odd_to_first`` every odd chip goes to the first winner (000 §13 read literally).
+
+    >>> split(11, [1, 2, 3]), split(11, [1, 2, 3], odd_to_first=True)
+    ([4, 4, 3], [5, 3, 3])
     """
     n = len(winners)
     base, odd = divmod(amount, n)
+    if odd_to_first:
+        return [base + odd] + [base] * (n - 1)
     return [base + (1 if k < odd else 0) for k in range(n)]

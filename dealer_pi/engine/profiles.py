@@ -41,8 +41,9 @@ class RuleProfile:
 
     name: str = field(default="standard", metadata={"rule": "", "choices": (), "doc": "profile name"})
     odd_chip: str = _opt(
-        "left-of-button", "POT-ODD-CHIP", ("left-of-button", "high-card-by-suit"),
-        "who gets the odd chip: the winner first left of the button (000 §13), or the highest card by suit",
+        "left-of-button", "POT-ODD-CHIP", ("left-of-button", "all-to-first-left", "high-card-by-suit"),
+        "odd chips one each to the winners from the left of the button (000 §13, 002 §1.2.3, 004); "
+        "all-to-first-left: every odd chip to the first of them; or by the highest card by suit",
     )
     show_order: str = _opt(
         "left-of-last-caller", "POT-SHOW-ORDER", SHOW_ORDERS,

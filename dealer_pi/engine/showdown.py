@@ -213,7 +213,7 @@ def try_award(st: HandState, out: Out) -> None:
                 rake = min(rake, rake_left)
                 rake_left -= rake
         ordered = _odd_chip_order(st, winners)
-        shares = split(p.amount - rake, ordered)
+        shares = split(p.amount - rake, ordered, odd_to_first=st.profile.odd_chip == "all-to-first-left")
         for j, chips in zip(ordered, shares):
             st.stacks[j] += chips
         st.rake += rake

@@ -196,3 +196,16 @@ def test_DEAL_PLAYER_EXPOSED_deliberate_show_penalty_by_profile(profile: str, pe
     play(h, "board 2c7d9s, 2 x, 3 r 10, 2 f")
     assert h.state.final_stacks()[3] == 100 + 12 + penalty
     assert chips_in_play(h) == 300
+
+
+def test_POT_ODD_CHIP_several_odd_chips_one_each_or_all_to_the_first() -> None:
+    script = (
+        "hole 1 2h3d, hole 2 4h5d, hole 3 6h7d, hole 4 8h9d, 3 c, 4 c, 1 c, 2 x, board AsKsQs, 1 r 2, 2 c, 3 c, 4 f,"
+        " board Js, 1 x, 2 x, 3 x, board Ts, 1 x, 2 x, 3 x, show 1, show 2, show 3"
+    )
+    stacks = {1: 100, 2: 100, 3: 100, 4: 100}
+    h = play(start(stacks, button=4), script)
+    assert awards(h) == [(0, 14, ((1, 5), (2, 5), (3, 4)))]  # as even as possible, from the left of the button
+    prof = profile_from_mapping("standard", {"odd_chip": "all-to-first-left"})
+    h = play(start(stacks, button=4, profile=prof), script)
+    assert awards(h) == [(0, 14, ((1, 6), (2, 4), (3, 4)))]
