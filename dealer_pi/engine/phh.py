@@ -39,7 +39,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any, Callable, Final, Mapping, Sequence, Union
 
-from .cards import Card
+from .cards import FULL_DECK, Card
 from .errors import InputError
 
 HOLDEM_VARIANTS: Final = {
@@ -202,13 +202,21 @@ _PLAYER: Final = re.compile(r"p([0-9]+)\Z")
 _AMOUNT: Final = re.compile(r"[0-9]+(\.0*)?\Z")
 
 
+# Exact PHH spellings go through a table; anything else (``ah``, ``10h``, a typo) through
+# Card.parse, which accepts the variants and words the error.
+_CARD_TEXT: Final[dict[str, HoleCard]] = {str(c): c for c in FULL_DECK} | {"??": UNKNOWN}
+_PLAYER_TOKEN: Final = {f"p{i}": i for i in range(1, MAX_PLAYERS + 1)}
+
+
 def _hole_cards(text: str, where: str) -> tuple[HoleCard, ...]:
     if len(text) % 2:
         raise InputError(where, f"cards {text!r} come in pairs of characters, like 'AcKd' or '????'")
+    table = _CARD_TEXT
     out: list[HoleCard] = []
     for i in range(0, len(text), 2):
         pair = text[i : i + 2]
-        out.append(UNKNOWN if pair == "??" else Card.parse(pair, where=f"{where}: card {pair!r}"))
+        card = table.get(pair, table)
+        out.append(Card.parse(pair, where=f"{where}: card {pair!r}") if card is table else card)  # type: ignore[arg-type]
     return tuple(out)
 
 
@@ -217,6 +225,8 @@ class _Reader:
 
     def __init__(self, n: int) -> None:
         self.n = n
+        self.where = ""
+        self.body = ""
         self.dealt: dict[Card, str] = {}
         self.holes: dict[int, tuple[HoleCard, ...]] = {}
         self.board = 0
@@ -229,25 +239,25 @@ class _Reader:
                 raise InputError(where, f"{c} is dealt twice (already {self.dealt[c]})")
             self.dealt[c] = label
 
+    def fail(self, message: str) -> InputError:
+        return InputError(self.where, f"{self.body.strip()!r}: {message}")
+
     def read(self, index: int, raw: object) -> Action:
-        where = f"actions[{index}]"
+        self.where = where = f"actions[{index}]"
         if not isinstance(raw, str):
             raise InputError(where, f"must be a string like 'p1 cc', got {raw!r}")
         body, _, comment = raw.partition("#")
+        self.body = body
         comment = comment.strip()
         tokens = body.split()
-        quoted = f"{body.strip()!r}"
-
-        def fail(message: str) -> InputError:
-            return InputError(where, f"{quoted}: {message}")
-
+        fail = self.fail
         if not tokens:
             return NoOp(comment)
         if tokens[0] == "d":
             verb = tokens[1] if len(tokens) > 1 else ""
             if verb == "dh" and len(tokens) == 4:
-                p = self._player(tokens[2], fail)
-                cards = self._cards(tokens[3], fail)
+                p = self._player(tokens[2])
+                cards = self._cards(tokens[3])
                 if len(cards) != 2:
                     raise fail(f"Hold'em hole cards are two cards, got {len(cards)}")
                 if p in self.holes:
@@ -256,7 +266,7 @@ class _Reader:
                 self.holes[p] = cards
                 return DealHole(p, cards, comment)
             if verb == "db" and len(tokens) == 3:
-                cards = self._cards(tokens[2], fail)
+                cards = self._cards(tokens[2])
                 if any(c is None for c in cards):
                     raise fail("board cards must be known")
                 expected = {0: 3, 3: 1, 4: 1}.get(self.board)
@@ -269,15 +279,21 @@ class _Reader:
                 self.board += len(cards)
                 return DealBoard(tuple(c for c in cards if c is not None), comment)
             raise fail("a dealer action is 'd dh pN CARDS' or 'd db CARDS'")
-        p = self._player(tokens[0], fail)
+        p = self._player(tokens[0])
         verb = tokens[1] if len(tokens) > 1 else ""
         args = tokens[2:]
-        if verb in ("f", "cc") and not args:
-            return Fold(p, comment) if verb == "f" else CheckCall(p, comment)
+        if verb == "cc" and not args:
+            return CheckCall(p, comment)
+        if verb == "f" and not args:
+            return Fold(p, comment)
         if verb == "cbr" and len(args) == 1:
-            if not _AMOUNT.match(args[0]):
-                raise fail(f"the amount {args[0]!r} must be a whole number of chips")
-            amount = int(float(args[0]))
+            text = args[0]
+            if text.isdigit() and text.isascii():
+                amount = int(text)
+            elif _AMOUNT.match(text):
+                amount = int(float(text))
+            else:
+                raise fail(f"the amount {text!r} must be a whole number of chips")
             if amount <= 0:
                 raise fail("the amount must be positive")
             return BetRaise(p, amount, comment)
@@ -289,34 +305,37 @@ class _Reader:
                 if dealt is None or any(c is None for c in dealt):
                     raise fail(f"'-' shows the cards dealt, but p{p}'s cards were not dealt face known")
                 return ShowMuck(p, dealt, comment, as_dealt=True)
-            shown = self._cards(args[0], fail)
+            shown = self._cards(args[0])
             if dealt is not None:
                 if len(shown) != len(dealt):
                     raise fail(f"p{p} was dealt {len(dealt)} cards and shows {len(shown)}")
-                for d, s in zip(dealt, shown):
-                    if d is not None and s is not None and d is not s:
-                        raise fail(f"p{p} shows {s} but was dealt {d}")
-                    if d is None and s is not None:
-                        self.take((s,), where, f"to p{p}")
+                for d, c in zip(dealt, shown):
+                    if d is not None and c is not None and d is not c:
+                        raise fail(f"p{p} shows {c} but was dealt {d}")
+                    if d is None and c is not None:
+                        self.take((c,), where, f"to p{p}")
             return ShowMuck(p, shown, comment)
         if verb in ("sd", "pb"):
             raise fail(f"'{verb}' (draw or bring-in) is not a Hold'em action")
         raise fail("a player action is 'pN f', 'pN cc', 'pN cbr AMOUNT' or 'pN sm [CARDS]'")
 
-    def _player(self, token: str, fail: Callable[[str], InputError]) -> int:
+    def _player(self, token: str) -> int:
+        p = _PLAYER_TOKEN.get(token, 0)
+        if 0 < p <= self.n:
+            return p
         m = _PLAYER.match(token)
         if not m:
-            raise fail(f"{token!r} is not a player (p1 to p{self.n})")
+            raise self.fail(f"{token!r} is not a player (p1 to p{self.n})")
         p = int(m.group(1))
         if not 1 <= p <= self.n:
-            raise fail(f"there is no player {p}")
+            raise self.fail(f"there is no player {p}")
         return p
 
-    def _cards(self, text: str, fail: Callable[[str], InputError]) -> tuple[HoleCard, ...]:
+    def _cards(self, text: str) -> tuple[HoleCard, ...]:
         try:
             return _hole_cards(text, "cards")
         except InputError as err:
-            raise fail(err.message) from None
+            raise self.fail(err.message) from None
 
 
 _HOLDEM_KEYS: Final = {
@@ -483,8 +502,7 @@ def _toml_value(value: Any) -> str:
             return "inf" if value > 0 else "-inf"
         return repr(value)
     if isinstance(value, str):
-        # A JSON string is a valid TOML basic string (same escapes, \\uXXXX included).
-        return json.dumps(value, ensure_ascii=False)
+        return _toml_string(value)
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     if isinstance(value, (list, tuple)):
@@ -494,8 +512,14 @@ def _toml_value(value: Any) -> str:
     raise TypeError(f"cannot write {value!r} as TOML")
 
 
+def _toml_string(text: str) -> str:
+    # A JSON string is a TOML basic string (the same escapes), except that TOML also
+    # forbids a raw DEL character.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def _toml_key(key: str) -> str:
-    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_string(key)
 
 
 def to_phh(history: HandHistory) -> str:

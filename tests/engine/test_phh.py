@@ -200,3 +200,11 @@ def test_to_phh_round_trips_any_history(deck, n, stacks, moves, comment):
         info=(("event", comment), ("_note", [comment, 3])),
     )
     assert parse_phh(to_phh(h)) == h
+
+
+def test_control_characters_in_names_are_escaped_for_toml():
+    h = parse_phh(doc(DEAL, extra='players = ["Ann", "B\\u007fob", "Tab\\there"]\n'))
+    assert h.players == ("Ann", "B\x7fob", "Tab\there")
+    text = to_phh(h)
+    assert "\x7f" not in text and "\t" not in text
+    assert parse_phh(text) == h
