@@ -147,8 +147,8 @@ class RenderedTable:
     """A camera over the simulated table: frames rendered from the live state (board face up,
     hole cards face down, burns in a pile), for the real vision pipeline."""
 
-    def __init__(self, runtime: Any, fps: float = 4.0) -> None:
-        self.runtime, self.interval = runtime, 1.0 / fps
+    def __init__(self, runtime: Any, centres: dict[str, tuple[float, float]], fps: float = 4.0) -> None:
+        self.runtime, self.centres, self.interval = runtime, centres, 1.0 / fps
         self.closed = threading.Event()
 
     def scene(self) -> dict[str, list[Any]]:
@@ -175,9 +175,9 @@ class RenderedTable:
             if repr(scene) != key:  # drawing a frame is slow: only when the cards changed
                 key = repr(scene)
                 try:
-                    frame = render_table_frame(scene, seed=7, faults=0.3)
+                    frame = render_table_frame(scene, seed=7, faults=0.3, zone_centres=self.centres)
                 except ValueError:  # a zone the renderer does not place: show the empty felt
-                    frame = render_table_frame({}, seed=7)
+                    frame = render_table_frame({}, seed=7, zone_centres=self.centres)
             yield int(time.time() * 1000), frame
             self.closed.wait(max(0.0, self.interval - (time.monotonic() - t0)))
 
@@ -234,8 +234,9 @@ def run(args: argparse.Namespace) -> int:
         from dealer_pi.vision.pipeline import PixelZones
         from dealer_pi.vision.render import default_zone_centres
 
-        camera = RenderedTable(runtime)
-        zones = PixelZones(default_zone_centres(1280, 720), 120, 90)
+        centres = default_zone_centres(1280, 720, seats=10)
+        camera = RenderedTable(runtime, centres)
+        zones = PixelZones(centres, 110, 80)
         assistant.on_stop(attach_camera(runtime, config, source=camera, zones=zones, emit=False, label="rendered"))
         assistant.on_stop(camera.close)
     except Exception as exc:  # no camera status rather than no demo
