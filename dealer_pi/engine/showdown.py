@@ -181,6 +181,9 @@ def _odd_chip_order(st: HandState, winners: list[int]) -> list[int]:
 
 def try_award(st: HandState, out: Out) -> None:
     """Pay every pot once all of them can be decided; otherwise wait for shows or mucks."""
+    live = st.live()
+    if len(live) > 1 and 0 not in st.declared and any(st.shown[j] is None for j in live):
+        return  # every live player is in the main pot: it waits for this hand
     pots = pot_list(st)
     decided: list[tuple[list[int], str]] = []
     board = st.board
