@@ -9,6 +9,7 @@ it early. Every error is JSON ``{"error": {"kind", "message", "where"?, "rule"?}
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -29,6 +30,7 @@ from .openapi import SPEC
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PING_S = 15.0
+API_THREADS = 16
 MAX_BODY = 64 * 1024
 
 PAGES = {
@@ -55,6 +57,9 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     roles = Roles(config.web.dealer_token, config.web.producer_token)
     audit = audit or AuditLog(config.web.audit_log)
     app.extensions["dealer_pi"] = {"runtime": runtime, "audit": audit, "roles": roles}
+    # Threads kept free for API calls and page loads whatever the number of viewers.
+    max_streams = max(1, config.web.threads - API_THREADS)
+    streams = threading.BoundedSemaphore(max_streams)
 
     def role() -> str:
         return roles.role_of(request.headers, request.args)
@@ -193,9 +198,12 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
                 raise InputError("Last-Event-ID", f"must be an event id (a whole number), got {raw!r}")
             last = int(str(raw))
         remote = request.remote_addr
+        if not streams.acquire(blocking=False):
+            # Each open stream holds a server thread: past the limit the API itself would stall.
+            raise Busy(f"too many open event streams (at most {max_streams}); try again shortly")
         if view == "live":
             audit.write("stream-open", r, remote, last_event_id=last)
-        stream = _stream(runtime, view, last, audit if view == "live" else None, r, remote)
+        stream = _Counted(_stream(runtime, view, last, audit if view == "live" else None, r, remote), streams)
         return Response(stream, mimetype="text/event-stream", headers={
             "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
         })
@@ -216,6 +224,24 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         return Response(f"<!doctype html><title>dealer-pi</title><h1>{config.table.name}</h1><ul>{links}</ul>", mimetype="text/html")
 
     return app
+
+
+class _Counted:
+    """An event stream that gives its slot back when it ends, however it ends (WSGI ``close``)."""
+
+    def __init__(self, stream: Iterator[bytes], slots: threading.BoundedSemaphore) -> None:
+        self.stream, self.slots, self.released = stream, slots, False
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self.stream
+
+    def close(self) -> None:
+        try:
+            self.stream.close()  # type: ignore[attr-defined]
+        finally:
+            if not self.released:
+                self.released = True
+                self.slots.release()
 
 
 def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | None, role: str, remote: str | None) -> Iterator[bytes]:

@@ -280,6 +280,7 @@ SPEC: dict[str, Any] = {
                     "200": {"description": "the stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                     "400": _ERRORS["400"],
                     "401": _ERRORS["401"],
+                    "503": _json(_ERROR, "too many open streams (web.threads - 16): the API keeps its threads; retry"),
                 },
             }
         },

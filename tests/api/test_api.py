@@ -202,3 +202,25 @@ def test_openapi_describes_every_route_and_nothing_else(live: Any) -> None:
                 re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", r.rule) == path and method.upper() in (r.methods or ())
                 for r in live.app.url_map.iter_rules()
             ), (method, path)
+
+
+def test_event_streams_are_limited_so_the_api_keeps_threads(tmp_path: Any) -> None:
+    from dealer_pi.config import config_from_dict
+    from dealer_pi.web.app import create_app
+
+    config = config_from_dict({"web": {"dealer_token": H.DEALER, "threads": 18, "audit_log": str(tmp_path / "a.log")}})
+    rt = H.runtime(tmp_path)
+    client = create_app(config, rt).test_client()
+    try:
+        opened = [client.get("/api/events", buffered=False) for _ in range(2)]
+        assert all(r.status_code == 200 for r in opened)
+        third = client.get("/api/events", buffered=False)
+        assert third.status_code == 503 and third.json["error"]["kind"] == "busy"
+        assert client.get("/api/state").status_code == 200  # the API still answers
+        opened[0].close()
+        again = client.get("/api/events", buffered=False)
+        assert again.status_code == 200
+        again.close()
+        opened[1].close()
+    finally:
+        rt.stop()
