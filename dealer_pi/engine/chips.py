@@ -26,15 +26,6 @@ from .observations import ActionKind
 from .setup import Structure
 from .state import HandState
 
-# Enum members as module constants: the hot paths read them on every entry.
-_FOLD = ActionKind.FOLD
-_CHECK = ActionKind.CHECK
-_CALL = ActionKind.CALL
-_BET = ActionKind.BET
-_RAISE = ActionKind.RAISE
-_ALL_IN = ActionKind.ALL_IN
-_LIMIT = Structure.LIMIT
-
 
 class Meaning(NamedTuple):
     """The action the chips make: ``to`` is the seat's street total; ``returned`` chips go back."""
@@ -64,11 +55,11 @@ def interpret_chips(st: HandState, i: int, c: ChipsPlaced) -> Meaning:
 
     def call(rule: str) -> Meaning:
         if to_call <= 0:
-            return Meaning(_CHECK, bet, c.amount, rule)
+            return Meaning(ActionKind.CHECK, bet, c.amount, rule)
         need = min(to_call, stack)
         if c.amount < need:
             raise RuleViolation("BET-ALL-IN", f"{c.amount} is short of the {need} needed to call; only all-in calls for less")
-        return Meaning(_CALL, bet + need, c.amount - need, rule)
+        return Meaning(ActionKind.CALL, bet + need, c.amount - need, rule)
 
     def raise_to(to: int, rule: str) -> Meaning:
         if not bounds.allowed:
@@ -76,18 +67,18 @@ def interpret_chips(st: HandState, i: int, c: ChipsPlaced) -> Meaning:
         to = min(max(to, bounds.min_to), bounds.max_to)
         if to - bet > stack:
             to = bet + stack
-        return Meaning(_RAISE if cur else _BET, to, max(0, pushed_to - to), rule)
+        return Meaning(ActionKind.RAISE if cur else ActionKind.BET, to, max(0, pushed_to - to), rule)
 
     declared = c.declared
-    if declared is _FOLD:
-        return Meaning(_FOLD, bet, c.amount, "BET-VERBAL")
-    if declared in (_CHECK, _CALL):
+    if declared is ActionKind.FOLD:
+        return Meaning(ActionKind.FOLD, bet, c.amount, "BET-VERBAL")
+    if declared in (ActionKind.CHECK, ActionKind.CALL):
         return call("BET-VERBAL")
-    if declared is _ALL_IN:
+    if declared is ActionKind.ALL_IN:
         if bet + stack <= cur or not bounds.allowed:
             return call("BET-VERBAL")
-        return Meaning(_RAISE if cur else _BET, bet + stack, 0, "BET-VERBAL")
-    if declared in (_BET, _RAISE):
+        return Meaning(ActionKind.RAISE if cur else ActionKind.BET, bet + stack, 0, "BET-VERBAL")
+    if declared in (ActionKind.BET, ActionKind.RAISE):
         if c.declared_amount is not None:
             return raise_to(c.declared_amount, "BET-VERBAL")
         if c.single_chip:
@@ -97,13 +88,13 @@ def interpret_chips(st: HandState, i: int, c: ChipsPlaced) -> Meaning:
     if c.single_chip:
         # 000 §11a (Limit), §11b (NL preflop), §11d (facing a bet): a call.
         # §11c: after the flop the initial bettor bets the chip's value.
-        if structure is _LIMIT or st.street == 0 or to_call > 0:
+        if structure is Structure.LIMIT or st.street == 0 or to_call > 0:
             return call("BET-OVERSIZED-CHIP")
         return _sized(st, i, pushed_to, raise_to, call)
     if pushed_to <= cur:
         return call("BET-ALL-IN" if all_in else "BET-VERBAL")
     if all_in and bounds.allowed and pushed_to <= bounds.max_to:
-        return Meaning(_RAISE if cur else _BET, pushed_to, 0, "BET-ALL-IN")
+        return Meaning(ActionKind.RAISE if cur else ActionKind.BET, pushed_to, 0, "BET-ALL-IN")
     return _sized(st, i, pushed_to, raise_to, call)
 
 
