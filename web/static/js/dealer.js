@@ -125,7 +125,7 @@
     if (cal === true) cal = "ok";
     if (cal === false) cal = "needed";
     cal = cal === null ? (camOff ? "n/a" : "unknown") : String(cal);
-    devState($("dev-calibration"), /^(ok|calibrated|good)$/i.test(cal) ? "ok" : /^(n\/a|none|off)$/i.test(cal) ? "off" : "bad", cal);
+    devState($("dev-calibration"), /^(n\/a|none|off)$/i.test(cal) ? "off" : /(fail|moved|need|lost|error|unknown)/i.test(cal) ? "bad" : "ok", cal);
   }
 
   var OPEN = /^(open|pending|new|active|raised|undecided|)$/i;
@@ -230,7 +230,7 @@
       box.appendChild(top);
       box.appendChild(DP.el("div", "seat-name", s.name || "Seat " + k));
       box.appendChild(DP.el("div", "seat-stack num", DP.chips(s.stack)));
-      var state = s.folded ? "folded" : s.allIn ? "all-in" : (s.lastAction || "");
+      var state = s.sittingOut ? "out" : s.folded ? "folded" : s.allIn ? "all-in" : (s.lastAction || "");
       box.appendChild(DP.el("div", "seat-state", state));
       // Face-down backs only: never the card identities (hole cards are secret here).
       if (v.inProgress && !s.folded && s.inHand !== false) {
