@@ -69,13 +69,14 @@ __all__ = ["Hand", "apply", "apply_events", "apply_in_place", "replay", "start_h
 def start_hand(setup: HandSetup, profile: RuleProfile = DEFAULT_PROFILE, out: list[Outcome] | None = None) -> HandState:
     """The state right after ``HandStarted``: antes and blinds posted, first seat to act set."""
     st = HandState.__new__(HandState)
-    order = setup.order
+    layout = setup._layout
+    order = layout.order
     n = len(order)
     st.setup = setup
     st.profile = profile
     st.order = order
-    st.index_of = setup.index_of
-    st.starting = setup.stacks
+    st.index_of = layout.index_of
+    st.starting = layout.stacks
     st.stacks = list(st.starting)
     st.bets = [0] * n
     st.total = [0] * n
@@ -99,7 +100,7 @@ def start_hand(setup: HandSetup, profile: RuleProfile = DEFAULT_PROFILE, out: li
     st.last_caller = -1
     st.first_actor = -1
     st.acted_after_blinds = 0
-    st.blind_seats = setup.blind_seats
+    st.blind_seats = layout.blind_seats
     st.awards = ()
     st.declared = {}
     st.rake = 0

@@ -20,11 +20,20 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final
+from typing import Final, NamedTuple
 
 from .errors import InputError
 
 MAX_SEATS: Final = 10
+
+
+class _Layout(NamedTuple):
+    order: tuple[int, ...]
+    stacks: tuple[int, ...]
+    antes: tuple[int, ...]
+    blinds: tuple[int, ...]
+    index_of: Mapping[int, int]
+    blind_seats: frozenset[int]
 
 
 class Structure(enum.Enum):
@@ -59,14 +68,8 @@ class HandSetup:
     small_bet: int = 2
     big_bet: int = 0
     hand_id: str = ""
-    # Derived once here rather than on every replay: seats in dealing order (first left
-    # of the button) and, in that order, stacks, antes and blinds.
-    order: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
-    stacks: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
-    antes: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
-    blinds: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
-    index_of: Mapping[int, int] = field(init=False, repr=False, compare=False, default_factory=dict)
-    blind_seats: frozenset[int] = field(init=False, repr=False, compare=False, default=frozenset())
+    # Derived once here rather than on every replay (see the properties below).
+    _layout: "_Layout" = field(init=False, repr=False, compare=False, default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         check_setup(self)
@@ -74,13 +77,41 @@ class HandSetup:
         k = next((i for i, s in enumerate(seats) if s.seat > self.button), 0)
         ordered = seats[k:] + seats[:k]  # seats are sorted: dealing order is a rotation
         order = tuple(s.seat for s in ordered)
-        put = object.__setattr__
-        put(self, "order", order)
-        put(self, "stacks", tuple(s.stack for s in ordered))
-        put(self, "antes", tuple(s.ante for s in ordered))
-        put(self, "blinds", tuple(s.blind for s in ordered))
-        put(self, "index_of", MappingProxyType({s: i for i, s in enumerate(order)}))
-        put(self, "blind_seats", frozenset(s.seat for s in ordered if s.blind))
+        object.__setattr__(self, "_layout", _Layout(
+            order,
+            tuple(s.stack for s in ordered),
+            tuple(s.ante for s in ordered),
+            tuple(s.blind for s in ordered),
+            MappingProxyType({s: i for i, s in enumerate(order)}),
+            frozenset(s.seat for s in ordered if s.blind),
+        ))
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Seat numbers in dealing order: first left of the button, the button (if seated) last."""
+        return self._layout.order
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        """Starting stacks in dealing order."""
+        return self._layout.stacks
+
+    @property
+    def antes(self) -> tuple[int, ...]:
+        return self._layout.antes
+
+    @property
+    def blinds(self) -> tuple[int, ...]:
+        return self._layout.blinds
+
+    @property
+    def index_of(self) -> Mapping[int, int]:
+        """Seat number -> position in dealing order."""
+        return self._layout.index_of
+
+    @property
+    def blind_seats(self) -> frozenset[int]:
+        return self._layout.blind_seats
 
     @property
     def limit_big_bet(self) -> int:
