@@ -21,18 +21,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dealer_pi.engine.cards import Card  # noqa: E402
-from dealer_pi.engine.events import ActionTaken, BoardDealt, HandShown  # noqa: E402
-from dealer_pi.engine.hand import apply, start_hand  # noqa: E402
-from dealer_pi.engine.monitor.alerts import AlertRaised  # noqa: E402
-from dealer_pi.engine.observations import (  # noqa: E402
-    CardSeen, DealerDeclaration, Declaration, Observation, PlayerAction, ShoeDraw,
+from dealer_pi.engine.cards import Card
+from dealer_pi.engine.events import ActionTaken, BoardDealt, HandShown
+from dealer_pi.engine.hand import apply, start_hand
+from dealer_pi.engine.monitor.alerts import AlertRaised
+from dealer_pi.engine.observations import (
+    CardSeen,
+    DealerDeclaration,
+    Declaration,
+    Observation,
+    PlayerAction,
+    ShoeDraw,
 )
-from dealer_pi.engine.state import Phase  # noqa: E402
-from dealer_pi.engine.table import finish_hand, new_table, next_hand  # noqa: E402
-from dealer_pi.engine.table_session import TableSession, TableSetup  # noqa: E402
-from dealer_pi.sim import Fault, Simulator  # noqa: E402
-from dealer_pi.sim.check import Score, play  # noqa: E402
+from dealer_pi.engine.state import Phase
+from dealer_pi.engine.table import finish_hand, new_table, next_hand
+from dealer_pi.engine.table_session import TableSession, TableSetup
+from dealer_pi.sim import Fault, Simulator
+from dealer_pi.sim.check import Score, play
 
 PROFILES = ("standard", "roberts", "house-pig", "online")
 

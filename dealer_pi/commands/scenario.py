@@ -19,9 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.monitor.alerts import AlertRaised, Verdict

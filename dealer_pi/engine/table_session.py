@@ -29,12 +29,20 @@ Alerts are events (:class:`~dealer_pi.engine.monitor.alerts.AlertRaised`,
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Union
+from typing import Any
 
 from .errors import EngineError, InputError, RuleViolation
 from .events import (
-    ActionTaken, BoardDealt, ChipsPlaced, Entry, HandEnded, HandMucked, HandShown, HandStarted, MisdealDeclared,
+    ActionTaken,
+    BoardDealt,
+    ChipsPlaced,
+    Entry,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    MisdealDeclared,
     Outcome,
 )
 from .events import Event as EngineEvent
@@ -42,20 +50,36 @@ from .events import event_to_dict as engine_event_to_dict
 from .hand import apply_events, start_hand
 from .legal import LegalActions, legal_actions
 from .monitor.alerts import (
-    AlertConfirmed, AlertDismissed, AlertRaised, EntryUndone, MonitorEvent, ProcedureCompleted, alert_event_to_dict,
+    AlertConfirmed,
+    AlertDismissed,
+    AlertRaised,
+    EntryUndone,
+    MonitorEvent,
+    ProcedureCompleted,
+    Verdict,
+    alert_event_to_dict,
 )
-from .monitor.alerts import Verdict
 from .monitor.monitor import BettingView, DealMonitor, Step
 from .observations import (
-    MAX_SEATS, ActionKind, AlertDecision, CardLeft, CardSeen, ChipsPushed, DealerDeclaration, Decision,
-    Declaration, Observation, PlayerAction, ShoeDraw,
+    MAX_SEATS,
+    ActionKind,
+    AlertDecision,
+    CardLeft,
+    CardSeen,
+    ChipsPushed,
+    DealerDeclaration,
+    Decision,
+    Declaration,
+    Observation,
+    PlayerAction,
+    ShoeDraw,
 )
 from .profiles import RuleProfile, profile_from_mapping
 from .setup import Structure
 from .state import HandState, Phase
 from .table import NextHand, TableState, finish_hand, new_table, next_hand
 
-SessionEvent = Union[EngineEvent, MonitorEvent]
+SessionEvent = EngineEvent | MonitorEvent
 
 SETUP_FIELDS = ("profile", "overrides", "structure", "blinds", "ante", "seats", "names", "button")
 
@@ -91,7 +115,7 @@ class TableSetup:
         return profile_from_mapping(self.profile, self.overrides, "setup.overrides")
 
     @staticmethod
-    def from_dict(data: Mapping[str, Any], where: str = "setup") -> "TableSetup":
+    def from_dict(data: Mapping[str, Any], where: str = "setup") -> TableSetup:
         """Check and read the JSON form (scenario files, the web API); errors name the field.
 
         Unknown keys are refused, except that a caller (a scenario file) may
@@ -317,7 +341,7 @@ class TableSession:
         return self.feed(DealerDeclaration(Declaration.UNDO))
 
     @classmethod
-    def replay(cls, setup: TableSetup, observations: Iterable[Observation]) -> "TableSession":
+    def replay(cls, setup: TableSetup, observations: Iterable[Observation]) -> TableSession:
         """A session rebuilt by feeding ``observations`` in order; raises if one is refused."""
         session = cls(setup)
         for obs in observations:

@@ -6,8 +6,8 @@ raised at the observation that showed it; any other alert is a false alarm.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from dealer_pi.engine.monitor.alerts import AlertRaised
 from dealer_pi.engine.table_session import TableSession
@@ -24,7 +24,7 @@ class Score:
     missed: list[Injection] = field(default_factory=list)
     false_alarms: list[AlertRaised] = field(default_factory=list)
 
-    def add(self, other: "Score") -> None:
+    def add(self, other: Score) -> None:
         self.hands += other.hands
         self.observations += other.observations
         self.detected += other.detected

@@ -22,17 +22,24 @@ redeals, or carries out the correction), so the hands go on.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
 
 from dealer_pi.engine.cards import FULL_DECK, Card
 from dealer_pi.engine.events import ActionTaken, BoardDealt, Entry, HandShown
 from dealer_pi.engine.hand import apply, start_hand
 from dealer_pi.engine.legal import legal_actions
 from dealer_pi.engine.observations import (
-    ActionKind, CardLeft, CardSeen, DealerDeclaration, Declaration, Observation, PlayerAction, ShoeDraw, Zone,
+    ActionKind,
+    CardLeft,
+    CardSeen,
+    DealerDeclaration,
+    Declaration,
+    Observation,
+    PlayerAction,
+    ShoeDraw,
+    Zone,
 )
-from dealer_pi.engine.profiles import RuleProfile
 from dealer_pi.engine.state import HandState, Phase
 from dealer_pi.engine.table import NextHand, finish_hand, new_table, next_hand
 from dealer_pi.engine.table_session import TableSetup
@@ -207,9 +214,8 @@ class SimTable:
                 self._hole[seat].append(self._draw_to(Zone("seat", seat), True))
                 self._misdeal_if(self._record(Fault.FIRST_EXPOSED, at))
                 continue
-            if p == special and self._armed is not None:
-                if self._deal_fault(p, seat, order):
-                    continue
+            if p == special and self._armed is not None and self._deal_fault(p, seat, order):
+                continue
             self._hole[seat].append(self._draw_to(Zone("seat", seat), False))
         if short:
             self._short_at = True

@@ -8,15 +8,29 @@ from typing import Any
 
 import pytest
 
+from dealer_pi.engine.cards import Card
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.monitor.alerts import (
-    AlertConfirmed, AlertDismissed, AlertRaised, ProcedureCompleted, Verdict, alert_event_from_dict,
+    AlertConfirmed,
+    AlertDismissed,
+    AlertRaised,
+    ProcedureCompleted,
+    Verdict,
+    alert_event_from_dict,
 )
 from dealer_pi.engine.observations import (
-    ActionKind, AlertDecision, CardSeen, DealerDeclaration, Declaration, Decision, Observation, PlayerAction,
-    ShoeDraw, Zone, observation_from_dict,
+    ActionKind,
+    AlertDecision,
+    CardSeen,
+    DealerDeclaration,
+    Decision,
+    Declaration,
+    Observation,
+    PlayerAction,
+    ShoeDraw,
+    Zone,
+    observation_from_dict,
 )
-from dealer_pi.engine.cards import Card
 from dealer_pi.engine.table_session import TableSession, TableSetup, event_to_json
 from dealer_pi.sim import Fault, Simulator
 

@@ -35,7 +35,7 @@ def test_DEAL_scenario_gives_its_expected_alerts(path: Path) -> None:
 
 
 def test_DEAL_every_rule_and_profile_has_a_scenario(shared_dir: Path) -> None:
-    rules = set(re.findall(r"^\| (DEAL-[A-Z-]+) \|", (shared_dir / "RULES.md").read_text(), re.M))
+    rules = set(re.findall(r"^\| (DEAL-[A-Z-]+) \|", (shared_dir / "RULES.md").read_text(), re.MULTILINE))
     assert len(rules) == 17
     covered: set[str] = set()
     profiles: set[str] = set()

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Mapping, Union
+from typing import Any, Final
 
 from ..cards import Card
 from ..errors import InputError
@@ -79,7 +80,7 @@ class EntryUndone:
     at: int
 
 
-MonitorEvent = Union[AlertRaised, AlertConfirmed, AlertDismissed, ProcedureCompleted, EntryUndone]
+MonitorEvent = AlertRaised | AlertConfirmed | AlertDismissed | ProcedureCompleted | EntryUndone
 
 TYPE_NAMES: Final[dict[type, str]] = {
     AlertRaised: "alert_raised",

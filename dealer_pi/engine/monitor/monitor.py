@@ -23,7 +23,14 @@ from typing import Final
 
 from ..cards import Card
 from ..events import BoardDealt, CardBurned, Entry, HandShown, HoleCardsDealt
-from ..observations import CardLeft, CardSeen, ChipsPushed, Observation, PlayerAction, ShoeDraw
+from ..observations import (
+    CardLeft,
+    CardSeen,
+    ChipsPushed,
+    Observation,
+    PlayerAction,
+    ShoeDraw,
+)
 from ..profiles import RuleProfile
 from . import remedies as R
 from .alerts import AlertRaised, MonitorEvent, ProcedureCompleted, Verdict
@@ -246,7 +253,7 @@ class DealMonitor:
     # ------------------------------------------------------------ cards landing after a draw
 
     def _landing(self, step: Step, at: int, obs: CardSeen, view: BettingView) -> None:
-        draw_at, shoe_card = self.pending or (at, None)
+        shoe_card = self.pending[1] if self.pending else None
         self.pending = None
         cam = obs.card if obs.confidence >= MIN_CONFIDENCE else None
         card = shoe_card or cam
