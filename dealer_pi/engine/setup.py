@@ -69,7 +69,7 @@ class HandSetup:
     big_bet: int = 0
     hand_id: str = ""
     # Derived once here rather than on every replay (see the properties below).
-    _layout: "_Layout" = field(init=False, repr=False, compare=False, default=None)  # type: ignore[assignment]
+    _layout: _Layout = field(init=False, repr=False, compare=False, default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         check_setup(self)
