@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 
 from dealer_pi.config import ConfigError, load_config
 
@@ -28,11 +29,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"dealer-pi serve: {exc}", file=sys.stderr)
         return 2
     try:
-        assistant = Assistant.from_config(config, base_dir=__import__("pathlib").Path(args.config).resolve().parent,
+        assistant = Assistant.from_config(config, base_dir=Path(args.config).resolve().parent,
                                           host=args.host, port=args.port)
     except (ValueError, OSError) as exc:
         print(f"dealer-pi serve: {exc}", file=sys.stderr)
         return 2
+    if not config.web.dealer_token:
+        print("dealer-pi serve: web.dealer_token is empty: the tablet cannot enter anything", file=sys.stderr)
     print(f"dealer-pi: serving {config.table.name!r} on {assistant.server.url}", flush=True)
     assistant.serve_forever()
     return 0

@@ -43,6 +43,7 @@ from .views import redact_event, redact_state
 log = logging.getLogger("dealer_pi.runtime")
 
 QUEUE_SIZE = 256
+ANSWER_S = 30.0
 
 
 class Busy(RuntimeError):
@@ -120,7 +121,9 @@ class Runtime:
         except queue.Full:
             raise Busy(f"the engine queue stayed full for {timeout:g} s; nothing was recorded") from None
         assert work.done is not None
-        work.done.wait()
+        if not work.done.wait(ANSWER_S):
+            # Only a hung engine gets here (the systemd watchdog restarts it); free the caller.
+            raise Busy(f"the engine did not answer within {ANSWER_S:g} s: check the table before entering it again")
         if work.error is not None:
             raise work.error
         return work.result
