@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from dealer_pi.engine.events import HandShown
+from dealer_pi.engine.monitor.alerts import AlertRaised, ProcedureCompleted, Verdict
+from dealer_pi.engine.observations import DealerDeclaration, Declaration
+from dealer_pi.engine.table_session import TableSession
 from dealer_pi.sim import Fault, Simulator
 from dealer_pi.sim.check import play, play_all
 
@@ -44,3 +48,32 @@ def test_DEAL_simulator_is_deterministic() -> None:
 def test_DEAL_simulator_without_a_reading_shoe_still_plays_clean() -> None:
     score = play_all(Simulator(seed=5, shoe_reads=False).tables(40))
     assert score.false_alarms == [] and score.hands >= 40
+
+
+PROCEDURES = [
+    (Fault.HOLE_EXPOSED, "roberts"), (Fault.EXTRA_HOLE, "roberts"), (Fault.FLOP_EXTRA, "standard"),
+    (Fault.FLOP_NO_BURN, "house-pig"), (Fault.BOARD_EXTRA, "online"), (Fault.BOARD_NO_BURN, "standard"),
+    (Fault.TURN_EARLY, "roberts"), (Fault.RIVER_EARLY, "roberts"),
+]
+
+
+@pytest.mark.parametrize("fault, profile", PROCEDURES, ids=[f"{f.value}-{p}" for f, p in PROCEDURES])
+def test_DEAL_correction_is_tracked_to_its_end(fault: Fault, profile: str) -> None:
+    """Each correction the simulated dealer carries out ends in ProcedureCompleted before the
+    showdown; hands that end by a fold first may leave it unfinished (nothing left to deal)."""
+    completed = 0
+    for table in Simulator(seed=31, profile=profile, faults=[fault], rate=1.0, players=(3, 9)).tables(40):
+        session = TableSession(table.setup)
+        open_procedures: set[str] = set()
+        for obs in table.observations():
+            for e in session.feed(obs):
+                if isinstance(e, AlertRaised) and e.verdict is Verdict.IRREGULARITY:
+                    open_procedures.add(e.alert_id)
+                elif isinstance(e, ProcedureCompleted):
+                    open_procedures.discard(e.alert_id)
+                    completed += 1
+                elif isinstance(e, HandShown):
+                    assert not open_procedures, "a correction was left unfinished at the showdown"
+            if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND:
+                open_procedures.clear()
+    assert completed >= 3
