@@ -59,8 +59,12 @@ class Assistant:
             stream_delay_s=config.web.stream_delay_s,
         )
         runtime.start()
-        assistant = cls(config, runtime, host or config.web.host, port if port is not None else config.web.port,
-                        resolve(base_dir, config.web.audit_log))
+        try:
+            assistant = cls(config, runtime, host or config.web.host, port if port is not None else config.web.port,
+                            resolve(base_dir, config.web.audit_log))
+        except BaseException:
+            runtime.stop()  # a bad token pair or a busy port: leave nothing running behind
+            raise
         if attach:
             from .attach import attach_devices
 
