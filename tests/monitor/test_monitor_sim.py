@@ -77,3 +77,11 @@ def test_DEAL_correction_is_tracked_to_its_end(fault: Fault, profile: str) -> No
             if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND:
                 open_procedures.clear()
     assert completed >= 3
+
+
+@pytest.mark.parametrize("structure", ["limit", "pot-limit"])
+def test_DEAL_monitor_is_the_same_under_every_betting_structure(structure: str) -> None:
+    clean = play_all(Simulator(seed=3, structure=structure).tables(60))
+    assert clean.hands >= 60 and clean.false_alarms == []
+    faulty = play_all(Simulator(seed=4, structure=structure, faults=list(Fault), rate=0.5).tables(60))
+    assert faulty.injected() >= 15 and faulty.missed == [] and faulty.false_alarms == []
