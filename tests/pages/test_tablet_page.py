@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -260,3 +261,21 @@ def test_new_hand_after_a_hand_is_won(context: Any, table: LiveTable) -> None:
     # The button moves to seat 2 (TABLE-BUTTON): seat 2 acts first of three preflop.
     expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
     expect(tablet.locator('.seat[data-seat="2"] .badge.btn')).to_have_count(1)
+
+
+def test_BET_CLOCK_called_from_the_tablet_counts_on_the_tablet_and_the_table_clock(context: Any, table: LiveTable) -> None:
+    deal_hole_cards(table)
+    tablet = open_tablet(context, table)
+    clock = context.new_page()  # same browser profile: it holds the dealer token
+    clock.goto(f"{table.url}/clock")
+    tablet.bring_to_front()
+    tablet.click("#shot-clock")
+    expect(tablet.locator("#shot")).to_have_text(re.compile(r"^Seat 1 (30|29|28)s$"))
+    expect(tablet.locator("#msg")).to_have_text("Clock called on seat 1 (BET-CLOCK)")
+    assert table.request("GET", "/api/clock", token=None)[1]["shot_clock"]["seat"] == 1
+    expect(clock.locator("#shot")).to_have_text(re.compile(r"^Seat 1 +\d+s$"))
+    shot(tablet, "dealer-tablet-shot-clock")
+    tablet.click("#shot-clock")  # stop it
+    expect(tablet.locator("#shot")).to_be_hidden()
+    expect(clock.locator("#shot")).to_be_hidden(timeout=15_000)
+    assert table.request("GET", "/api/clock", token=None)[1]["shot_clock"] is None

@@ -96,6 +96,7 @@
     renderAlerts(v.alerts);
     renderTable(v);
     renderPanel(v);
+    setShot(v.clock);
   }
 
   function devState(el, state, text) {
@@ -317,6 +318,36 @@
     if (problem) say(problem, "bad");
   }
 
+  /* ---------- shot clock (BET-CLOCK) ---------- */
+
+  var shot = null;          // {seat, remaining_ms} as last received
+  var shotAt = 0;
+
+  function setShot(clock) {
+    shot = clock && clock.shot_clock ? clock.shot_clock : null;
+    shotAt = Date.now();
+    drawShot();
+  }
+
+  function drawShot() {
+    var el = $("shot");
+    if (!shot) { el.hidden = true; $("shot-clock").textContent = "Clock"; return; }
+    var left = Math.max(0, Math.ceil((Number(shot.remaining_ms) - (Date.now() - shotAt)) / 1000));
+    el.hidden = false;
+    el.textContent = (shot.seat ? "Seat " + shot.seat + " " : "") + left + "s";
+    el.classList.toggle("expired", left <= 0);
+    $("shot-clock").textContent = "Stop clock";
+  }
+
+  function shotClock() {
+    var body = shot ? { action: "shot_clock_stop" } : { action: "shot_clock" };
+    if (!shot && view && view.toAct !== null) body.seat = view.toAct;
+    DP.api("POST", DP.API + "/clock", token, body).then(function (c) {
+      setShot(c);
+      say(shot ? "Clock called on seat " + (shot.seat || "?") + " (BET-CLOCK)" : "Clock stopped", "ok");
+    }, function (err) { say(err.message, "bad"); });
+  }
+
   /* ---------- keypad ---------- */
 
   var keyValue = "";
@@ -414,6 +445,8 @@
     say("", "");
     showAmount();
   });
+  $("shot-clock").addEventListener("click", shotClock);
+  setInterval(function () { if (shot) drawShot(); }, 500);
   $("undo").addEventListener("click", function () { post({ type: "dealer", declare: "undo" }, "Last entry undone"); });
   $("misdeal").addEventListener("click", function () {
     confirmThen("Declare a misdeal? The hand is void: stacks and blinds are restored and the button stays (DEAL-MISDEAL-REMEDY).", function () {
