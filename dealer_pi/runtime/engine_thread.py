@@ -106,7 +106,10 @@ class Runtime:
     def stop(self) -> None:
         if self._running:
             self._running = False
-            self.queue.put(_Work("stop", None, "runtime"))
+            try:  # behind everything already queued: all of it is journaled first
+                self.queue.put(_Work("stop", None, "runtime"), timeout=10)
+            except queue.Full:
+                log.error("engine queue still full at stop: the engine thread is stuck")
             self._thread.join(timeout=10)
         self.publisher.stop()
         self.journal.close()
