@@ -279,3 +279,21 @@ def test_BET_CLOCK_called_from_the_tablet_counts_on_the_tablet_and_the_table_clo
     expect(tablet.locator("#shot")).to_be_hidden()
     expect(clock.locator("#shot")).to_be_hidden(timeout=15_000)
     assert table.request("GET", "/api/clock", token=None)[1]["shot_clock"] is None
+
+
+def test_device_status_follows_the_shoe_and_the_camera(context: Any, table: LiveTable) -> None:
+    table.runtime.devices.update("shoe", kind="serial", connected=True, state="connected", detail="/dev/ttyACM0")
+    table.runtime.devices.update("camera", source="v4l2", fps=14.7, calibration="ok", dropped=0)
+    tablet = open_tablet(context, table)
+    expect(tablet.locator("#dev-shoe")).to_have_attribute("data-state", "ok")
+    expect(tablet.locator("#dev-shoe b")).to_have_text("connected")
+    expect(tablet.locator("#dev-camera b")).to_have_text("14.7 fps")
+    expect(tablet.locator("#dev-calibration b")).to_have_text("ok")
+
+    # The shoe is unplugged and the camera was knocked: the tablet says so without a reload.
+    table.runtime.devices.update("shoe", connected=False, state="disconnected", detail="no heartbeat for 3 s")
+    table.runtime.devices.update("camera", fps=0.0, calibration="moved")
+    expect(tablet.locator("#dev-shoe b")).to_have_text("disconnected")
+    expect(tablet.locator("#dev-shoe")).to_have_attribute("data-state", "bad")
+    expect(tablet.locator("#dev-calibration")).to_have_attribute("data-state", "bad")
+    expect(tablet.locator("#dev-camera")).to_have_attribute("data-state", "bad")
