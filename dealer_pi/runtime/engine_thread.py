@@ -96,7 +96,7 @@ class Runtime:
     # ------------------------------------------------------------------ life cycle
 
     def start(self) -> "Runtime":
-        self._replay()
+        self._replay(at_start=True)
         self._mirror_alerts()
         self.publisher.start()
         self._running = True
@@ -245,8 +245,12 @@ class Runtime:
                 work.error = exc
                 self._replay()
             except Exception as exc:  # a bug must not kill the table: report it, keep serving
-                log.exception("engine thread: %s failed", work.kind)
+                log.exception("engine thread: %s failed; the table is rebuilt from the journal", work.kind)
                 work.error = exc
+                try:
+                    self._replay()  # whatever the bug left half-changed, the journal is the truth
+                except Exception:
+                    log.exception("engine thread: rebuilding from the journal failed")
             if work.done is not None:
                 work.done.set()
 
@@ -347,8 +351,9 @@ class Runtime:
 
     # ------------------------------------------------------------------ replay
 
-    def _replay(self) -> None:
-        """Rebuild table, clock and the public delay line from the journal."""
+    def _replay(self, *, at_start: bool = False) -> None:
+        """Rebuild table and clock from the journal; at start, the public delay line too (later,
+        after a failed write or a bug, the delay line already holds what it should)."""
         j = self.journal
         self.clock = TableClock()
         for entry in j.clock_entries():
@@ -397,9 +402,10 @@ class Runtime:
                 self._last = batch
         if self._last is None:
             self._last = self._batch(now, j.last_seq(), j.last_event_id(), [])
-        self.publisher.prime_public(public)
-        for batch in held:
-            self.publisher.hold(batch)
+        if at_start:
+            self.publisher.prime_public(public)
+            for batch in held:
+                self.publisher.hold(batch)
         for view in ("dealer", "live"):
             self.publisher.channels[view].publish([("state", self._last.last_event_id or None, self._state(view, self._last))])
 

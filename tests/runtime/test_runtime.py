@@ -154,3 +154,21 @@ def test_engine_thread_beats_for_the_watchdog_while_idle(tmp_path: Path) -> None
     time.sleep(0.5)
     rt.stop()
     assert len(beats) >= 4
+
+
+def test_an_engine_bug_is_reported_and_the_table_is_rebuilt_from_the_journal(tmp_path: Path) -> None:
+    rt = H.runtime(tmp_path)
+    feed(rt, H.checked_down_hand()[:14])
+    before = full_state(rt)
+    real_feed = rt.table.feed
+
+    def broken(obs: Any) -> Any:
+        real_feed(obs)  # the state moves on...
+        raise KeyError("a bug")  # ...and then the engine trips
+
+    rt.table.feed = broken  # type: ignore[method-assign]
+    with pytest.raises(KeyError):
+        rt.submit("observation", observation_from_dict(H.checked_down_hand()[14]))
+    assert full_state(rt) == before  # back to what the journal says, not the half-applied input
+    feed(rt, H.checked_down_hand()[14:16])  # and the table goes on
+    rt.stop()
