@@ -224,3 +224,17 @@ def test_event_streams_are_limited_so_the_api_keeps_threads(tmp_path: Any) -> No
         opened[1].close()
     finally:
         rt.stop()
+
+
+def test_a_journal_that_cannot_be_written_refuses_the_input_and_loses_nothing(live: Any) -> None:
+    script = H.checked_down_hand()
+    live.feed(script[:13])
+    before = live.get("/api/state", H.DEALER).json
+    live.runtime.journal._write.execute("PRAGMA query_only=1")  # the disk refuses writes (full, read-only)
+    r = live.post(script[13])
+    assert r.status_code == 503 and r.json["error"]["kind"] == "state" and "journal" in r.json["error"]["message"]
+    after = live.get("/api/state", H.DEALER).json
+    assert (after["table"], after["seq"], after["last_event_id"]) == (before["table"], before["seq"], before["last_event_id"])
+    live.runtime.journal._write.execute("PRAGMA query_only=0")  # room again
+    live.feed(script[13:16])
+    assert live.get("/api/state", H.DEALER).json["seq"] == before["seq"] + 3
