@@ -189,6 +189,15 @@ class Journal:
         top = until_id if until_id is not None else 2**62
         return list(self._events("WHERE id > ? AND id <= ? ORDER BY id LIMIT ?", (event_id, top, limit)))
 
+    def iter_events(self, after: int, until_id: int, page: int = 1000) -> Iterator[StoredEvent]:
+        """Every event with ``after < id <= until_id``, read a page at a time (however many)."""
+        while after < until_id:
+            chunk = self.events_after(after, until_id=until_id, limit=page)
+            if not chunk:
+                return
+            yield from chunk
+            after = chunk[-1].id
+
     def clock_entries(self) -> list[Entry]:
         """Every clock command ever journaled (the clock outlives setups)."""
         con = self._reader()

@@ -253,7 +253,7 @@ def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | Non
         cursor, state, top = channel.cursor()
         yield b"retry: 2000\n\n"
         if last is not None:
-            for ev in runtime.journal.events_after(last, until_id=top):
+            for ev in runtime.journal.iter_events(last, top):
                 d = ev.to_dict()
                 holes += has_hole_cards(d["event"]) and view != "dealer"
                 yield sse("table", dict(d, event=redact_event(d["event"], view)), ev.id)
@@ -266,7 +266,7 @@ def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | Non
             msgs = channel.wait(cursor, PING_S)
             if msgs is None:  # fell behind the channel's log: catch up from the journal
                 cursor, state, top = channel.cursor()
-                for ev in runtime.journal.events_after(sent_id, until_id=top):
+                for ev in runtime.journal.iter_events(sent_id, top):
                     d = ev.to_dict()
                     yield sse("table", dict(d, event=redact_event(d["event"], view)), ev.id)
                     sent_id = ev.id

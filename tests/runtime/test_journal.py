@@ -67,3 +67,10 @@ def test_other_readers_see_only_committed_entries(tmp_path: Path) -> None:
     assert other.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 1
     other.close()
     j.close()
+
+
+def test_a_long_backlog_is_read_in_full_page_by_page(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.sqlite3")
+    j.append("setup", {"setup": {}, "hand_base": 0}, 1, [({"type": "x", "n": n}, 1) for n in range(2500)])
+    assert [e.id for e in j.iter_events(10, 2400, page=300)] == list(range(11, 2401))
+    j.close()
