@@ -125,6 +125,7 @@ class DealMonitor:
         self.shown: dict[int, list[Card]] = {}
         self.player_exposed: set[tuple[int, Card | None]] = set()
         self.early_deal_noticed = False
+        self.last_zone: str | None = None  # where the last drawn card landed
         self.open.clear()  # alerts belong to their hand
 
     # ------------------------------------------------------------ alerts
@@ -220,6 +221,7 @@ class DealMonitor:
 
     def _draw(self, step: Step, at: int, card: Card | None, view: BettingView) -> None:
         self.out_of_deck += 1
+        self.last_zone = None
         if self.out_of_deck > 52:
             self._misdeal(step, at, view, "DEAL-DECK", R.foul_deck("a 53rd card came out of the shoe"),
                           "a 53rd card", card=card, lockable=False)
@@ -255,6 +257,7 @@ class DealMonitor:
     def _landing(self, step: Step, at: int, obs: CardSeen, view: BettingView) -> None:
         shoe_card = self.pending[1] if self.pending else None
         self.pending = None
+        self.last_zone = str(obs.zone)
         cam = obs.card if obs.confidence >= MIN_CONFIDENCE else None
         card = shoe_card or cam
         if shoe_card is not None and cam is not None and cam != shoe_card:
@@ -542,10 +545,14 @@ class DealMonitor:
             seat = obs.zone.seat
             assert seat is not None
             if not self.deal_done and not obs.face_up and self.order:
+                if self.last_zone == str(obs.zone):
+                    return  # the card just dealt there, reported again (a second camera, a re-read)
+                expected = self.order[self.deal_pos % len(self.order)]
                 self._uncertain(step, at, "DEAL-DECK", f"a card reached seat {seat} but the shoe did not count it",
                                 seat=seat)
-                self.out_of_deck += 1
-                self._hole_landing(step, at, seat, obs, card, view)
+                if seat == expected:  # counted as the deal going on; never a misdeal on one source
+                    self.out_of_deck += 1
+                    self._hole_landing(step, at, seat, obs, card, view)
                 return
             if obs.face_up:
                 self._seat_face_up(step, at, seat, obs, card, view)
