@@ -65,8 +65,8 @@ class Channel:
                 self._log.append(Message(self._seq, kind, event_id, data, sse(kind, data, event_id)))
                 if kind == "state":
                     self.state = data
-                if event_id is not None and kind == "table":
-                    self.last_event_id = event_id
+                if event_id is not None:  # a state message carries the id of the last event in it
+                    self.last_event_id = max(self.last_event_id, event_id)
             self._cond.notify_all()
 
     def cursor(self) -> tuple[int, dict[str, Any] | None, int]:

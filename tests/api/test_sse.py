@@ -126,3 +126,29 @@ def test_sse_fresh_connection_starts_with_the_current_state(served: tuple[Any, S
     client.close()
     assert first["event"] == "state" and first["data"]["view"] == "public"
     assert first["data"]["last_event_id"] == 0  # the public view has nothing before the delay
+
+
+def test_sse_after_a_server_restart_the_reconnect_gets_what_was_missed(tmp_path: Path) -> None:
+    script = H.checked_down_hand()
+    rt = H.runtime(tmp_path, 300)
+    server = Server(create_app(H.config(tmp_path), rt, audit=AuditLog(tmp_path / "audit.log")), port=0, threads=8).start()
+    try:
+        client = SSEClient(server.port, H.DEALER)
+        seen = client.until_state(0)[-1]["data"]["last_event_id"]
+        client.close()
+        missed = []
+        for obs in script[:16]:  # the tablet is away while these are entered...
+            missed += [e["id"] for e in _post(server.port, obs)["events"]]
+    finally:
+        rt.stop()  # ...and then the server goes down
+        server.close()
+    rt = H.runtime(tmp_path, 300)
+    server = Server(create_app(H.config(tmp_path), rt, audit=AuditLog(tmp_path / "audit.log")), port=0, threads=8).start()
+    try:
+        client = SSEClient(server.port, H.DEALER, last_event_id=seen)
+        got = client.until_state(missed[-1])
+        client.close()
+        assert [int(m["id"]) for m in got if m.get("event") == "table"] == missed
+    finally:
+        rt.stop()
+        server.close()
