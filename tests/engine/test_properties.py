@@ -106,7 +106,7 @@ def play_out(hand: Hand, data: st.DataObject, start_chips: int, snapshots: list[
                 assert err.rule in ("BET-ALL-IN", "BET-UNDER-RAISE")
         else:
             seat = data.draw(st.sampled_from([s.order[i] for i in s.live()]))
-            step(HandKilled(seat, "BET-CLOCK"))
+            step(HandKilled(seat, data.draw(st.sampled_from(["BET-CLOCK", "TABLE-AWAY", "DEAL-PLAYER-EXPOSED"]))))
     raise AssertionError("the hand did not end")
 
 
