@@ -21,9 +21,15 @@ blinds restored, the button stays, DEAL-MISDEAL-REMEDY) and the redeal starts
 at once. ``DealerDeclaration(UNDO)`` takes back the last dealer entry
 (action, chips, declaration or alert decision).
 
-Alerts are events (:class:`~dealer_pi.engine.monitor.alerts.AlertRaised`,
-``AlertConfirmed``, ``AlertDismissed``); the dealer answers one with an
-:class:`~dealer_pi.engine.observations.AlertDecision` observation.
+Events are the betting engine's (``HandStarted``, blinds and bets placed,
+``StreetCompleted``, ``PotAwarded``, ``HandEnded``, ``MisdealDeclared``, and
+the public entries ``BoardDealt`` and ``HandShown``; never hole cards) and the
+monitor's: :class:`~dealer_pi.engine.monitor.alerts.AlertRaised` (id, rule,
+verdict, remedy, ``at`` = index of the triggering observation),
+``AlertConfirmed``, ``AlertDismissed``, ``ProcedureCompleted`` (a correction
+carried out to its end) and ``EntryUndone``. The dealer answers an alert with
+an :class:`~dealer_pi.engine.observations.AlertDecision` observation; confirming
+a misdeal (or an uncertain notice that would be one) voids the hand.
 :func:`event_to_json` gives every event's JSON form.
 """
 
