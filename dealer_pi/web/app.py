@@ -251,6 +251,8 @@ def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | Non
     holes = 0
     try:
         cursor, state, top = channel.cursor()
+        if last is not None and last > top:
+            last, sent_id = None, -1  # an id from another journal (the table was reset): start afresh
         yield b"retry: 2000\n\n"
         if last is not None:
             for ev in runtime.journal.iter_events(last, top):

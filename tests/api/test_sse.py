@@ -152,3 +152,19 @@ def test_sse_after_a_server_restart_the_reconnect_gets_what_was_missed(tmp_path:
     finally:
         rt.stop()
         server.close()
+
+
+def test_sse_an_id_from_another_journal_starts_afresh(served: tuple[Any, Server]) -> None:
+    rt, server = served
+    for obs in H.checked_down_hand()[:14]:
+        _post(server.port, obs)
+    client = SSEClient(server.port, H.DEALER, last_event_id=10_000)  # say, the table's journal was reset
+    first = next(client.messages())
+    client.close()
+    assert first["event"] == "state" and first["data"]["last_event_id"] == rt.journal.last_event_id()
+    for obs in H.checked_down_hand()[14:16]:  # and what follows is sent, not skipped as "already seen"
+        top = _post(server.port, obs)["last_event_id"]
+    client = SSEClient(server.port, H.DEALER, last_event_id=10_000)
+    got = client.until_state(top)
+    client.close()
+    assert got[-1]["data"]["last_event_id"] == top
