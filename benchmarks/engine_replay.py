@@ -10,7 +10,8 @@ Hold'em) are repeated to at least ``--hands`` hands and replayed to their end:
   PokerKit: ``HandHistory.loads``).
 
 Both engines' final stacks are checked against each other before timing.
-Prints hands per second for each and the ratio (dealer-pi / PokerKit).
+Prints hands per second for each (best round), the ratio (dealer-pi / PokerKit)
+and the median of the per-round ratios; the two alternate within each round.
 Run: ``python benchmarks/engine_replay.py [--hands N] [--rounds N]``.
 """
 
@@ -60,21 +61,29 @@ def dealer_pi_final(history: HandHistory) -> list[int]:
     return list(r.final_stacks)
 
 
-def best_rate(run: Callable[[], None], hands: int, rounds: int) -> float:
-    """Hands per second of the fastest of ``rounds`` runs (the least disturbed by other work)."""
-    best = float("inf")
+def paired_rates(mine: Callable[[], None], peer: Callable[[], None], hands: int, rounds: int) -> tuple[float, float, float]:
+    """Best hands/s of each, and the median of the per-round ratios.
+
+    The two runs alternate within each round, so a busy machine slows both alike;
+    the fastest round of each is the least disturbed one.
+    """
+    times: list[tuple[float, float]] = []
     for _ in range(rounds):
-        gc.collect()
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return hands / best
+        pair = []
+        for run in (mine, peer):
+            gc.collect()
+            start = time.perf_counter()
+            run()
+            pair.append(time.perf_counter() - start)
+        times.append((pair[0], pair[1]))
+    ratios = sorted(b / a for a, b in times)
+    return hands / min(a for a, _ in times), hands / min(b for _, b in times), ratios[len(ratios) // 2]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="replay at least this many hands (default 2000)")
-    parser.add_argument("--rounds", type=int, default=3, help="timed runs per measurement; the best counts")
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per measurement (default 5)")
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared", help="the shared data folder")
     args = parser.parse_args(argv)
 
@@ -112,13 +121,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             for _ in PokerKitHistory.loads(t):
                 pass
 
-    print(f"{n} hands ({len(texts)} Texas Hold'em hands x {repeat}), best of {args.rounds} runs, Python "
+    print(f"{n} hands ({len(texts)} Texas Hold'em hands x {repeat}), {args.rounds} alternating rounds, Python "
           f"{sys.version.split()[0]}")
-    print(f"{'measure':<12} {'dealer-pi hands/s':>18} {'PokerKit hands/s':>17} {'ratio':>8}")
+    print(f"{'measure':<12} {'dealer-pi hands/s':>18} {'PokerKit hands/s':>17} {'ratio':>8} {'median ratio':>13}")
     for label, mine, peer in (("replay", ours_replay, theirs_replay), ("from text", ours_text, theirs_text)):
-        a = best_rate(mine, n, args.rounds)
-        b = best_rate(peer, n, args.rounds)
-        print(f"{label:<12} {a:>18,.0f} {b:>17,.0f} {a / b:>7.1f}x")
+        a, b, median = paired_rates(mine, peer, n, args.rounds)
+        print(f"{label:<12} {a:>18,.0f} {b:>17,.0f} {a / b:>7.1f}x {median:>12.1f}x")
     return 0
 
 
