@@ -231,3 +231,24 @@ def test_a_misdeal_cannot_be_written_as_phh():
     h.apply(MisdealDeclared())
     with pytest.raises(InputError, match=r"entries\[1\]: MisdealDeclared"):
         hand_to_phh(h.entries)
+
+
+POT_LIMIT = """
+variant = "PT"
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [200, 200, 200]
+actions = ["d dh p1 AcKd", "d dh p2 7h2c", "d dh p3 QsQh", "p3 cbr 7", "p1 cbr {raise_to}", "p2 f", "p3 cc",
+           "d db Qd7s2d", "p1 cc", "p3 cbr 20", "p1 f"]
+"""
+
+
+def test_BET_PL_MAX_pot_limit_history_replays_and_an_over_pot_raise_is_refused():
+    # Pot after p1 calls 7: 7 + 7 + 2 = 16, so p1 may raise to at most 7 + 16 = 23.
+    ok = replay_history(parse_phh(POT_LIMIT.format(raise_to=23)))
+    assert ok.error == "" and ok.complete
+    assert ok.final_stacks == (177, 198, 225)
+    over = replay_history(parse_phh(POT_LIMIT.format(raise_to=24)))
+    assert over.failed_at == 4
+    assert "[BET-PL-MAX] the largest raise is to 23" in over.error
