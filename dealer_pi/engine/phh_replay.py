@@ -217,7 +217,10 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
                     apply(st, entry)
         except EngineError as err:
             return Replay(h, st, _stacks(st, seats), False, f"actions[{k}]: {action_text(a)!r}: {err}", k)
-    st = _settle_showdown(st)
+    try:
+        st = _settle_showdown(st)
+    except EngineError as err:
+        return Replay(h, st, _stacks(st, seats), False, f"showdown: {err}", len(h.actions))
     return Replay(h, st, _stacks(st, seats), st.phase is Phase.COMPLETE)
 
 
