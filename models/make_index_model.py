@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -46,7 +47,9 @@ def random_style(rng: np.random.Generator) -> FaceStyle:
         paper=tuple(int(v) for v in rng.integers(215, 256, 3)),  # type: ignore[arg-type]
         red=(int(rng.integers(0, 70)), int(rng.integers(0, 60)), int(rng.integers(150, 235))),
         black=(ink, ink, ink),
-        squeeze=float(rng.uniform(0.7, 1.25)),
+        squeeze=float(rng.uniform(0.7, 1.3)),
+        suit_ratio=float(rng.uniform(0.45, 1.0)),
+        gap=float(rng.uniform(0.04, 0.45)),
     )
 
 
@@ -194,11 +197,13 @@ def train(x: np.ndarray, y: np.ndarray, n_classes: int, rng: np.random.Generator
     return Mlp(w1, b1, w2, b2, mean.astype(np.float32), scale.astype(np.float32))
 
 
-def make_dataset(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
+def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Samples from ``n`` scenes; each chunk has its own seed, so workers do not change the result."""
+    seed, chunk, n = args
+    rng = np.random.default_rng([seed, chunk])
     params = GlyphParams()
-    xs, ys = [], []
-    for _ in range(n_scenes):
+    xs, ys = [np.zeros((0, FEATURES), np.float32)], [np.zeros(0, np.int64)]
+    for _ in range(n):
         frame, placements, boxes, top = make_scene(rng)
         x, y = label_scene(frame, placements, boxes, top, params)
         pos = y != NONE_CLASS
@@ -210,11 +215,22 @@ def make_dataset(n_scenes: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.vstack(xs), np.concatenate(ys)
 
 
+def make_dataset(n_scenes: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    jobs = [(seed, c, min(100, n_scenes - c * 100)) for c in range((n_scenes + 99) // 100)]
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            parts = pool.map(_chunk, jobs)
+    else:
+        parts = [_chunk(j) for j in jobs]
+    return np.vstack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=8000)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--cache", type=Path, help="keep the generated samples here and reuse them")
     args = ap.parse_args()
@@ -224,7 +240,7 @@ def main() -> int:
         with np.load(args.cache) as z:
             x, y = z["x"], z["y"]
     else:
-        x, y = make_dataset(args.scenes, args.seed)
+        x, y = make_dataset(args.scenes, args.seed, args.workers)
         if args.cache:
             np.savez(args.cache, x=x, y=y)
     print(f"{len(y)} samples ({int((y != NONE_CLASS).sum())} indices) in {time.time() - t0:.0f}s", flush=True)

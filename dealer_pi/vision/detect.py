@@ -78,12 +78,16 @@ def felt_colour(bgr: np.ndarray) -> np.ndarray:
 
 
 def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = 45.0) -> np.ndarray:
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.int16)
-    f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.int16)[0, 0]
-    d = np.abs(lab - f).sum(axis=2)
-    mask = (d > threshold).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    """255 where the frame is not felt-coloured; worked out at quarter size, which is plenty for cards."""
+    h, w = bgr.shape[:2]
+    small = cv2.resize(bgr, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
+    diff = cv2.absdiff(lab, np.full_like(lab, f))
+    d = cv2.transform(diff, np.ones((1, 3), np.float32))
+    mask = ((d > threshold) * 255).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
 def is_felt_like(felt: np.ndarray) -> bool:
@@ -92,13 +96,21 @@ def is_felt_like(felt: np.ndarray) -> bool:
     return bool(hsv[1] > 70 and hsv[2] > 40)
 
 
+def skin(bgr: np.ndarray) -> np.ndarray:
+    """Hand-coloured pixels: warm hue, moderate saturation (card backs are far more saturated)."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    return cv2.inRange(hsv, (0, 35, 70), (25, 165, 255))
+
+
 def paper_fraction(bgr: np.ndarray, mask: np.ndarray) -> float:
     """Share of the masked pixels that look like white card stock."""
     if not mask.any():
         return 0.0
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    px = hsv[mask > 0]
-    bright = np.percentile(hsv[..., 2], 99)
+    x, y, w, h = cv2.boundingRect(mask)
+    hsv = cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2HSV)
+    px = hsv[mask[y : y + h, x : x + w] > 0]
+    # "White" is relative to the brightest part of the frame: the light may be dim.
+    bright = float(np.percentile(bgr[::8, ::8].max(axis=2), 99))
     paper = (px[:, 1] < 60) & (px[:, 2] > 0.6 * bright)
     return float(paper.mean())
 
@@ -184,34 +196,38 @@ class Detector:
         for f in cards:
             cv2.fillPoly(explained, [np.array(f.corners, np.int32)], 255)
         for cnt in contours:
+            # A lone read card: its outline is better than the estimate from the index.
             area = cv2.contourArea(cnt)
-            if area < 0.4 * card_area or area > 12 * card_area:
+            if 0.7 * card_area < area < 1.3 * card_area and _card_shaped(cnt):
+                blob = np.zeros(region.shape, np.uint8)
+                cv2.drawContours(blob, [cnt], -1, 255, -1)
+                inside = [f for f in out if _inside(blob, f.centre)]
+                if len(inside) == 1:
+                    f = inside[0]
+                    box = cv2.boxPoints(cv2.minAreaRect(cnt))
+                    c = box.mean(axis=0)
+                    out[out.index(f)] = CardFound(f.card, f.face_up, (float(c[0]), float(c[1])), _pts(box), f.confidence)
+        # What the read cards do not cover: more cards, face down or unread.
+        side = max(3, int(math.sqrt(card_area) * 0.2))
+        rest = region & ~cv2.dilate(explained, np.ones((5, 5), np.uint8)) & ~skin(bgr)
+        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+        parts, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for cnt in parts:
+            area = cv2.contourArea(cnt)
+            if area < 0.45 * card_area or area > 12 * card_area:
                 continue
-            blob = np.zeros(region.shape, np.uint8)
-            cv2.drawContours(blob, [cnt], -1, 255, -1)
-            blob &= region
-            inside = [f for f in cards if _inside(blob, f.centre)]
-            expected = max(1, int(round(area / card_area)))
-            if expected == 1 and len(inside) == 1 and inside[0] in out and _card_shaped(cnt):
-                # A lone card: its outline is better than the estimate from the index.
-                f = inside[0]
-                box = cv2.boxPoints(cv2.minAreaRect(cnt))
-                c = box.mean(axis=0)
-                out[out.index(f)] = CardFound(f.card, True, (float(c[0]), float(c[1])), _pts(box), f.confidence)
-                continue
-            missing = expected - len(inside)
-            if missing <= 0:
-                continue
-            rest = blob & ~explained
-            if cv2.countNonZero(rest) < 0.3 * card_area:
-                continue
-            paper = paper_fraction(bgr, rest)
+            _, radius = cv2.minEnclosingCircle(cnt)
+            if area > 0.75 * math.pi * radius * radius:
+                continue  # round: a chip or a stack of chips, not a card
+            mask = np.zeros(region.shape, np.uint8)
+            cv2.drawContours(mask, [cnt], -1, 255, -1)
+            mask &= rest
+            paper = paper_fraction(bgr, mask)
             face_up = paper > 0.4
-            ys, xs = np.nonzero(rest)
+            ys, xs = np.nonzero(mask)
             pts = np.column_stack([xs, ys]).astype(np.float32)
-            for part in _split(pts, missing):
-                rect = cv2.minAreaRect(part)
-                box = cv2.boxPoints(rect)
+            for part in _split(pts, max(1, int(area / card_area + 0.75))):
+                box = cv2.boxPoints(cv2.minAreaRect(part))
                 c = box.mean(axis=0)
                 conf = paper if face_up else 1 - paper
                 out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))

@@ -9,6 +9,7 @@ Enrolling a folder needs one picture per card, named by the card (``Ah.png``,
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from dealer_pi.engine.cards import Card
 from dealer_pi.engine.errors import InputError
 
-from .glyphs import features, find_blobs, hypotheses_from_blobs
+from .glyphs import FEATURES, features, find_blobs, hypotheses_from_blobs
 from .recogniser import Enrolment, Recogniser
 from .sources import read_image
 
@@ -29,27 +30,30 @@ def rows_for_card(
     max_rows: int = 2,
 ) -> np.ndarray:
     """Feature rows of the index pairs most like ``card`` (inside ``box`` = x0, y0, x1, y1 if given)."""
-    blobs = find_blobs(bgr, recogniser.params)
-    hyps = hypotheses_from_blobs(blobs, recogniser.params)
-    if box is not None:
-        x0, y0, x1, y1 = box
-        hyps = [h for h in hyps if x0 <= h.rank_xy[0] <= x1 and y0 <= h.rank_xy[1] <= y1]
-    if not hyps:
-        return np.zeros((0, 0), np.float32)
-    feats = features(blobs, hyps)
-    pr, ps = recogniser.model.probs(feats)
-    score = pr[:, card.index // 4] * ps[:, card.index % 4]
-    rows = []
-    used: set[int] = set()
-    for n in np.argsort(-score).tolist():
-        comps = set(hyps[n].rank_ids) | {hyps[n].suit_id}
-        if comps & used:
+    variants = [recogniser.params]
+    if recogniser.both_polarities:
+        variants.append(dataclasses.replace(recogniser.params, light_print=True))
+    best: list[tuple[float, np.ndarray]] = []
+    for params in variants:
+        blobs = find_blobs(bgr, params)
+        hyps = hypotheses_from_blobs(blobs, params)
+        if box is not None:
+            x0, y0, x1, y1 = box
+            hyps = [h for h in hyps if x0 <= h.rank_xy[0] <= x1 and y0 <= h.rank_xy[1] <= y1]
+        if not hyps:
             continue
-        used |= comps
-        rows.append(feats[n])
-        if len(rows) == max_rows:
-            break
-    return np.array(rows, np.float32)
+        feats = features(blobs, hyps)
+        pr, ps = recogniser.model.probs(feats)
+        score = pr[:, card.index // 4] * ps[:, card.index % 4]
+        used: set[int] = set()
+        for n in np.argsort(-score).tolist():
+            comps = set(hyps[n].rank_ids) | {hyps[n].suit_id}
+            if comps & used:
+                continue
+            used |= comps
+            best.append((float(score[n]), feats[n]))
+    best.sort(key=lambda t: -t[0])
+    return np.array([f for _, f in best[:max_rows]], np.float32).reshape(-1, FEATURES)
 
 
 def enrol_folder(recogniser: Recogniser, folder: str | Path) -> tuple[Enrolment, list[str]]:

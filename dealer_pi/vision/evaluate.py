@@ -143,9 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="score only every n-th photo of each kind (0: all)")
     ap.add_argument("--enrol-half", action="store_true")
     ap.add_argument("--show-wrong", action="store_true")
+    ap.add_argument("--dark-only", action="store_true", help="skip the light-print pass (black decks), as the live camera does")
     args = ap.parse_args(argv)
     names = class_names(args.root)
-    base = Recogniser()
+    both = not args.dark_only
+    base = Recogniser(both_polarities=both)
     for prefix in ("WIN_", "IMG_"):
         items = photos(args.root, prefix)
         if args.enrol_half:
@@ -158,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             print("  wrong:", " ".join(plain.wrong))
         if args.enrol_half:
             enrolment = enrol_from(base, enrol_set, names)
-            tuned = Recogniser(enrolment=enrolment)
+            tuned = Recogniser(enrolment=enrolment, both_polarities=both)
             t = score(tuned, items, names)
             print(t.line(f"{prefix}* enrolled from {len(enrol_set)} other photos ({len(enrolment)} rows)"))
             if args.show_wrong:
@@ -168,3 +170,81 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def card_crops(images: Iterable[Path], names: list[str]) -> list[tuple[Card, np.ndarray]]:
+    """Whole-card crops from photos where a card's two labelled corners sit diagonally apart.
+
+    The crop is the box spanning both corner labels, turned to portrait and
+    resized to a standard card, so photos squeezed to 640x640 look like cards again.
+    """
+    import cv2
+
+    from .faces import CARD_H, CARD_W
+
+    out: list[tuple[Card, np.ndarray]] = []
+    for path in images:
+        img = read_image(path)
+        by_card: dict[Card, list[Corner]] = {}
+        for c in corners(label_path(path), names, img.shape[1], img.shape[0]):
+            if c.card is not None:
+                by_card.setdefault(c.card, []).append(c)
+        for card, cs in by_card.items():
+            if len(cs) != 2:
+                continue
+            x0 = min(c.box[0] for c in cs)
+            y0 = min(c.box[1] for c in cs)
+            x1 = max(c.box[2] for c in cs)
+            y1 = max(c.box[3] for c in cs)
+            w, h = x1 - x0, y1 - y0
+            if w < 60 or h < 60 or not 0.45 < w / h < 2.2:
+                continue
+            crop = img[max(0, int(y0)) : int(y1), max(0, int(x0)) : int(x1)]
+            if w > h:
+                crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
+            out.append((card, cv2.resize(crop, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)))
+    return out
+
+
+def compose_real_frame(
+    crops: list[tuple[Card, np.ndarray]], rng: np.random.Generator, n_cards: int = 8, card_height: float = 160.0
+) -> tuple[np.ndarray, list[tuple[Card | None, tuple[float, float]]]]:
+    """A 1280x720 overhead frame of real card crops on felt: singles, overlapping pairs, face-down cards.
+
+    Returns the frame and the truth: each card (None when face down) with its centre.
+    """
+    from .faces import render_back
+    from .render import Placement, camera_faults, card_homography, compose, felt
+
+    placements: list[Placement] = []
+    truth: list[tuple[Card | None, tuple[float, float]]] = []
+    slots = [(x, y) for y in (190.0, 520.0) for x in (170.0, 480.0, 790.0, 1100.0)]
+    rng.shuffle(slots)
+    picks = rng.choice(len(crops), size=min(n_cards, len(crops)), replace=False)
+    k = 0
+    seen: set[Card] = set()
+    for slot in slots:
+        if k >= len(picks):
+            break
+        pair = rng.random() < 0.4
+        for j in range(2 if pair else 1):
+            if k >= len(picks):
+                break
+            card, img = crops[int(picks[k])]
+            k += 1
+            if card in seen:
+                continue
+            seen.add(card)
+            down = rng.random() < 0.15
+            if j == 0:
+                angle = float(rng.uniform(0, 360))
+            else:
+                angle += float(rng.uniform(10, 25))  # a fanned, overlapping pair
+            off = (0.0, 0.0) if j == 0 else (float(rng.uniform(25, 40)), float(rng.uniform(-10, 10)))
+            centre = (slot[0] + off[0], slot[1] + off[1])
+            image = render_back() if down else img
+            hm = card_homography(centre, angle, card_height, tilt=float(rng.normal(0, 0.02)))
+            placements.append(Placement(image, hm, None if down else card, not down))
+            truth.append((None if down else card, centre))
+    scene = compose(felt(1280, 720, rng), placements)
+    return camera_faults(scene.frame, rng, 0.5), truth

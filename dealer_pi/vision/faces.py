@@ -46,6 +46,8 @@ class FaceStyle:
     red: tuple[int, int, int] = RED
     black: tuple[int, int, int] = BLACK
     squeeze: float = 1.0  # rank glyph width factor (condensed or wide fonts)
+    suit_ratio: float = 0.8  # suit symbol size over rank height
+    gap: float = 0.125  # space between rank and suit, over rank height
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ def render_face(card: Card, style: FaceStyle) -> tuple[np.ndarray, list[IndexBox
     img[:] = style.paper
     colour = style.red if card.suit in "dh" else style.black
     rank = _rank_mask(RANK_TEXT[card.rank], style)
-    suit_size = int(style.index_height * 0.8)
+    suit_size = max(6, int(style.index_height * style.suit_ratio))
     suit = suit_mask(card.suit, suit_size, style.suit_variant)
     margin = 10
     rh, rw = rank.shape
@@ -130,7 +132,7 @@ def render_face(card: Card, style: FaceStyle) -> tuple[np.ndarray, list[IndexBox
     rx = margin + (col_w - rw) // 2
     ry = margin + 4
     sx = margin + (col_w - suit_size) // 2
-    sy = ry + rh + max(3, style.index_height // 8)
+    sy = ry + rh + max(2, int(style.index_height * style.gap))
     layer = np.zeros((CARD_H, CARD_W), np.uint8)
     layer[ry : ry + rh, rx : rx + rw] = np.maximum(layer[ry : ry + rh, rx : rx + rw], rank)
     layer[sy : sy + suit_size, sx : sx + suit_size] = np.maximum(layer[sy : sy + suit_size, sx : sx + suit_size], suit)

@@ -39,6 +39,7 @@ class GlyphParams:
     max_px: int = 110
     block: int = 25  # adaptive-threshold window (odd)
     offset: int = 12  # how much darker than its neighbourhood ink must be
+    light_print: bool = False  # light print on dark cards (black "luxury" decks)
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,11 @@ class Blobs:
 
 def ink_mask(bgr: np.ndarray, params: GlyphParams) -> np.ndarray:
     """255 where print is darker than the paper around it."""
-    grey = bgr.min(axis=2) if bgr.ndim == 3 else bgr
+    if params.light_print:
+        # Light print: the brightest channel, turned over, makes it dark print again.
+        grey = 255 - (cv2.max(cv2.max(bgr[..., 0], bgr[..., 1]), bgr[..., 2]) if bgr.ndim == 3 else bgr)
+    else:
+        grey = cv2.min(cv2.min(bgr[..., 0], bgr[..., 1]), bgr[..., 2]) if bgr.ndim == 3 else bgr
     grey = cv2.medianBlur(np.ascontiguousarray(grey), 3)
     block = params.block | 1
     return cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, params.offset)
@@ -126,8 +131,16 @@ def hypotheses_from_blobs(blobs: Blobs, params: GlyphParams) -> list[Hypothesis]
     return out
 
 
-def _glyph(blobs: Blobs, comp_ids: tuple[int, ...], angle_deg: float) -> tuple[np.ndarray, float, float, float]:
-    """The blobs turned upright and resampled to GRID x GRID; also height, aspect, fill."""
+@dataclass
+class _Shape:
+    """One blob (or a "10" pair of blobs) cut out once, reused by every pair it is in."""
+
+    mask: np.ndarray  # float32 0/1 over the blobs' bounding box
+    hull: np.ndarray  # convex hull vertices, relative to the box centre (x, y)
+    area: float
+
+
+def _shape(blobs: Blobs, comp_ids: tuple[int, ...]) -> _Shape:
     st = blobs.stats
     x0 = min(int(st[k, 0]) for k in comp_ids)
     y0 = min(int(st[k, 1]) for k in comp_ids)
@@ -138,29 +151,38 @@ def _glyph(blobs: Blobs, comp_ids: tuple[int, ...], angle_deg: float) -> tuple[n
     for k in comp_ids[1:]:
         mask |= lab == k
     ys, xs = np.nonzero(mask)
-    cx, cy = (x1 - x0) / 2.0, (y1 - y0) / 2.0
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    # The extremes of a rotated point set lie on its hull: rotate a few vertices, not every pixel.
+    hull = cv2.convexHull(pts).reshape(-1, 2) if len(pts) > 2 else pts
+    centre = np.array([(x1 - x0) / 2.0, (y1 - y0) / 2.0], np.float32)
+    return _Shape(mask.astype(np.float32), hull - centre, float(len(xs)))
+
+
+def _glyph(shape: _Shape, angle_deg: float) -> tuple[np.ndarray, float, float, float]:
+    """The blobs turned upright and resampled to GRID x GRID; also height, aspect, fill."""
+    mask = shape.mask
+    cx, cy = mask.shape[1] / 2.0, mask.shape[0] / 2.0
     a = math.radians(angle_deg)
     ca, sa = math.cos(a), math.sin(a)
     # Same matrix as cv2.getRotationMatrix2D(centre, angle_deg, 1).
-    rx = ca * (xs - cx) + sa * (ys - cy)
-    ry = -sa * (xs - cx) + ca * (ys - cy)
-    w = float(rx.max() - rx.min() + 1)
-    h = float(ry.max() - ry.min() + 1)
-    side = max(w, h)
-    scale = (GRID - 2) / side
+    hx, hy = shape.hull[:, 0], shape.hull[:, 1]
+    rx = ca * hx + sa * hy
+    ry = -sa * hx + ca * hy
+    rx0, rx1, ry0, ry1 = float(rx.min()), float(rx.max()), float(ry.min()), float(ry.max())
+    w = rx1 - rx0 + 1
+    h = ry1 - ry0 + 1
+    scale = (GRID - 2) / max(w, h)
+    # Put the rotated bounding box's centre at the grid's centre.
+    mid_x = (rx1 + rx0) / 2
+    mid_y = (ry1 + ry0) / 2
     m = np.array(
         [
-            [ca * scale, sa * scale, 0.0],
-            [-sa * scale, ca * scale, 0.0],
+            [ca * scale, sa * scale, GRID / 2 - scale * (ca * cx + sa * cy + mid_x)],
+            [-sa * scale, ca * scale, GRID / 2 - scale * (-sa * cx + ca * cy + mid_y)],
         ],
         np.float32,
     )
-    # Put the rotated bounding box's centre at the grid's centre.
-    mid_x = (rx.max() + rx.min()) / 2
-    mid_y = (ry.max() + ry.min()) / 2
-    m[0, 2] = GRID / 2 - scale * (ca * cx + sa * cy + mid_x) + 0.0
-    m[1, 2] = GRID / 2 - scale * (-sa * cx + ca * cy + mid_y)
-    src = mask.astype(np.float32)
+    src = mask
     if scale < 0.5:
         # Shrink first so the warp does not alias thin strokes away.
         f = scale * 2
@@ -169,19 +191,25 @@ def _glyph(blobs: Blobs, comp_ids: tuple[int, ...], angle_deg: float) -> tuple[n
         m[:, 0] *= mask.shape[1] / sw
         m[:, 1] *= mask.shape[0] / sh
     g = cv2.warpAffine(src, m, (GRID, GRID), flags=cv2.INTER_LINEAR, borderValue=0.0)
-    fill = float(mask.sum()) / max(1.0, w * h)
-    return g, h, w / max(h, 1.0), fill
+    return g, h, w / max(h, 1.0), shape.area / max(1.0, w * h)
 
 
 def features(blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
     """One row of FEATURES floats per hypothesis (both glyphs upright, then geometry)."""
     out = np.zeros((len(hyps), FEATURES), np.float32)
+    shapes: dict[tuple[int, ...], _Shape] = {}
+
+    def shape(ids: tuple[int, ...]) -> _Shape:
+        if ids not in shapes:
+            shapes[ids] = _shape(blobs, ids)
+        return shapes[ids]
+
     for n, hy in enumerate(hyps):
         dx = hy.suit_xy[0] - hy.rank_xy[0]
         dy = hy.suit_xy[1] - hy.rank_xy[1]
         angle = math.degrees(math.atan2(dy, dx)) - 90.0
-        rg, rh, ra, rf = _glyph(blobs, hy.rank_ids, angle)
-        sg, sh, sa, sf = _glyph(blobs, (hy.suit_id,), angle)
+        rg, rh, ra, rf = _glyph(shape(hy.rank_ids), angle)
+        sg, sh, sa, sf = _glyph(shape((hy.suit_id,)), angle)
         dist = math.hypot(dx, dy)
         out[n, : GRID * GRID] = rg.ravel()
         out[n, GRID * GRID : 2 * GRID * GRID] = sg.ravel()

@@ -18,6 +18,7 @@ safer than a guess.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,7 +189,9 @@ class Recogniser:
         params: GlyphParams | None = None,
         min_confidence: float = 0.8,
         enrol_similarity: float = 0.75,
+        both_polarities: bool = False,
     ) -> None:
+        self.both_polarities = both_polarities
         self.model = model or IndexModel.load()
         self.enrolment = enrolment
         self.params = params or GlyphParams()
@@ -220,19 +223,34 @@ class Recogniser:
 
     def read(self, bgr: np.ndarray, region: np.ndarray | None = None) -> list[IndexRead]:
         """Every corner index in ``bgr`` (only inside ``region`` if given)."""
-        blobs = find_blobs(bgr, self.params, region)
-        hyps = hypotheses_from_blobs(blobs, self.params)
+        reads = self._read(bgr, region, self.params)
+        if self.both_polarities:
+            light = self._read(bgr, region, dataclasses.replace(self.params, light_print=True))
+            # Keep a light-print read only where no dark-print read already is.
+            reads += [r for r in light if all(math.dist(r.rank_xy, o.rank_xy) > 0.5 * r.size for o in reads)]
+        return reads
+
+    def _read(self, bgr: np.ndarray, region: np.ndarray | None, params: GlyphParams) -> list[IndexRead]:
+        blobs = find_blobs(bgr, params, region)
+        hyps = hypotheses_from_blobs(blobs, params)
         if not hyps:
             return []
         pr, ps = self.class_probs(features(blobs, hyps))
-        return self._decide(bgr, blobs, hyps, pr, ps)
+        return self._decide(bgr, blobs, hyps, pr, ps, use_colour=not params.light_print)
 
-    def _decide(self, bgr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis], pr: np.ndarray, ps: np.ndarray) -> list[IndexRead]:
+    def _decide(
+        self, bgr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis], pr: np.ndarray, ps: np.ndarray, use_colour: bool = True
+    ) -> list[IndexRead]:
         ps = ps.copy()
-        colourful = bgr.ndim == 3 and _colourful(bgr)
+        # Gold or white print on black cards says nothing about red or black suits.
+        colourful = use_colour and bgr.ndim == 3 and _colourful(bgr)
         reds: dict[int, float] = {}
         for n, hy in enumerate(hyps):
-            red = reds.setdefault(hy.suit_id, glyph_colour_red(bgr, blobs, hy.suit_id))
+            if not use_colour or pr[n, :RANKS].max() < 0.3:
+                continue  # cannot reach the bar whatever its colour; skip the cost
+            if hy.suit_id not in reds:
+                reds[hy.suit_id] = glyph_colour_red(bgr, blobs, hy.suit_id)
+            red = reds[hy.suit_id]
             if red > 0.12:
                 ps[n, [0, 3]] *= 0.05  # clearly red print is no club or spade
             elif red < 0.02 and colourful:

@@ -136,8 +136,8 @@ def default_zone_centres(width: int, height: int, seats: int = 9) -> dict[str, t
     cx, cy = width / 2, height / 2
     out: dict[str, tuple[float, float]] = {
         "board": (cx, cy),
-        "burn": (cx - 0.36 * width, cy - 0.04 * height),
-        "muck": (cx + 0.36 * width, cy - 0.04 * height),
+        "burn": (cx - 0.30 * width, cy - 0.12 * height),
+        "muck": (cx + 0.30 * width, cy - 0.12 * height),
     }
     for s in range(1, seats + 1):
         a = math.pi / 2 + 2 * math.pi * (s - 0.5) / seats

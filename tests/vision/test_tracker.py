@@ -1,0 +1,80 @@
+"""Rendered frames through the real pipeline: one card, one CardSeen; hands and flicker, nothing."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from dealer_pi.engine.cards import Card
+from dealer_pi.engine.observations import CardLeft, CardSeen, Zone
+from dealer_pi.vision.detect import Detector
+from dealer_pi.vision.pipeline import PixelZones, VisionPipeline
+from dealer_pi.vision.recogniser import Recogniser
+from dealer_pi.vision.render import render_table_frame
+from dealer_pi.vision.tracker import CardTracker
+
+CENTRES = {"board": (420.0, 300.0), "seat:1": (820.0, 300.0), "seat:2": (620.0, 560.0), "seat:3": (220.0, 560.0)}
+AH, KD = Card.parse("Ah"), Card.parse("Kd")
+
+
+def frame(cards: dict, n: int) -> np.ndarray:
+    # A new seed every frame: fresh sensor noise, light and a little jitter, as a real camera gives.
+    return render_table_frame(cards, seed=1000 + n, zone_centres=CENTRES, card_height=150)
+
+
+def with_hand(img: np.ndarray, centre: tuple[float, float]) -> np.ndarray:
+    out = img.copy()
+    cv2.ellipse(out, (int(centre[0]) + 30, int(centre[1])), (110, 70), 20, 0, 360, (90, 130, 200), -1)
+    return out
+
+
+def run(pipe: VisionPipeline, frames: list[np.ndarray]) -> list:
+    out = []
+    for n, f in enumerate(frames):
+        out.extend(pipe.process(n * 66, f))
+    return out
+
+
+def make_pipeline(min_confidence: float = 0.8) -> VisionPipeline:
+    return VisionPipeline(Detector(), PixelZones(CENTRES, 120, 120), CardTracker(confirm_frames=3, leave_frames=4, min_confidence=min_confidence))
+
+
+def test_one_card_one_observation_and_hands_make_no_events():
+    pipe = make_pipeline()
+    both = {"board": [AH], "seat:1": [KD]}
+    seq = [frame({}, 0), frame({}, 1)]
+    seq += [frame(both, n) for n in range(2, 8)]
+    seq += [with_hand(frame(both, n), CENTRES["board"]) for n in range(8, 13)]  # a hand over the Ah
+    seq += [frame(both, n) for n in range(13, 16)]
+    events = run(pipe, seq)
+    seen = [e for e in events if isinstance(e, CardSeen)]
+    assert sorted((str(e.zone), str(e.card)) for e in seen) == [("board", "Ah"), ("seat:1", "Kd")]
+    assert all(e.face_up and e.source == "camera" and e.confidence >= 0.8 for e in seen)
+    assert not [e for e in events if isinstance(e, CardLeft)]
+
+
+def test_card_leaving_reported_once_and_flicker_ignored():
+    pipe = make_pipeline()
+    both = {"board": [AH], "seat:1": [KD]}
+    seq = [frame(both, n) for n in range(4)]
+    seq += [frame({"board": [AH], "seat:1": [KD], "seat:2": [Card.parse("5c")]}, 4)]  # one frame only
+    seq += [frame({"board": [AH]}, n) for n in range(5, 12)]
+    events = run(pipe, seq)
+    left = [e for e in events if isinstance(e, CardLeft)]
+    assert [(str(e.zone), str(e.card)) for e in left] == [("seat:1", "Kd")]
+    assert not [e for e in events if isinstance(e, CardSeen) and e.zone == Zone.parse("seat:2")]
+    assert len([e for e in events if isinstance(e, CardSeen)]) == 2
+
+
+def test_face_down_card_and_low_confidence_gives_unknown():
+    pipe = make_pipeline()
+    events = run(pipe, [frame({"seat:3": [None]}, n) for n in range(4)])
+    assert [(str(e.zone), e.face_up, e.card) for e in events] == [("seat:3", False, None)]
+    # With a confidence bar no read can reach, the card is reported but not named.
+    strict = VisionPipeline(
+        Detector(Recogniser(min_confidence=1.01)),
+        PixelZones(CENTRES, 120, 120),
+        CardTracker(confirm_frames=3, min_confidence=1.01),
+    )
+    events = run(strict, [frame({"board": [AH]}, n) for n in range(4)])
+    assert [(str(e.zone), e.face_up, e.card) for e in events] == [("board", True, None)]
