@@ -65,6 +65,7 @@ def test_public_overlay_has_no_hole_cards_before_the_delay_and_the_live_overlay_
     assert face_cards(public, "#board") == board
     assert burn not in face_cards(public)
     expect(public.locator("#waiting")).to_be_hidden()
+    broadcast_shots(public, "overlay-public-after-delay")
 
 
 def test_overlay_shows_side_pots_and_the_winner_of_each_pot(context: Any, table: LiveTable) -> None:

@@ -297,3 +297,22 @@ def test_device_status_follows_the_shoe_and_the_camera(context: Any, table: Live
     expect(tablet.locator("#dev-shoe")).to_have_attribute("data-state", "bad")
     expect(tablet.locator("#dev-calibration")).to_have_attribute("data-state", "bad")
     expect(tablet.locator("#dev-camera")).to_have_attribute("data-state", "bad")
+
+
+def test_DEAL_HOLE_EXPOSED_under_roberts_shows_the_replacement_procedure(context: Any, table: LiveTable) -> None:
+    """Robert's rules (001): one exposed hole card is replaced after the deal and becomes the burn."""
+    status, body = table.request("POST", "/api/setup?void_hand=1", dict(H.SETUP, profile="roberts"))
+    assert status == 200, body
+    tablet = open_tablet(context, table)
+    table.feed([{"type": "shoe_draw", "card": "2c", "source": "shoe"},
+                {"type": "card_seen", "zone": "seat:2", "face_up": False, "card": None, "source": "camera"},
+                {"type": "shoe_draw", "card": "Kd", "source": "shoe"},
+                {"type": "card_seen", "zone": "seat:3", "face_up": True, "card": "Kd", "source": "camera"}])
+    alert = tablet.locator('.alert[data-rule="DEAL-HOLE-EXPOSED"]')
+    expect(alert).to_have_class("alert v-irregularity")
+    expect(alert.locator(".remedy")).to_contain_text("burn card")
+    procedure = tablet.locator('.procedure[data-rule="DEAL-HOLE-EXPOSED"]')
+    expect(procedure).to_contain_text("becomes the burn")
+    shot(tablet, "dealer-tablet-procedure")
+    alert.locator(".alert-btn.confirm").click()
+    expect(alert).to_have_count(0)

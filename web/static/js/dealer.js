@@ -94,6 +94,7 @@
     $("blinds").textContent = blinds;
     renderDevices(v.devices || {});
     renderAlerts(v.alerts);
+    renderProcedures((v.root && v.root.procedures) || []);
     renderTable(v);
     renderPanel(v);
     setShot(v.clock);
@@ -163,6 +164,29 @@
       box.appendChild(card);
     });
     document.body.classList.toggle("has-alerts", box.childElementCount > 0);
+  }
+
+  // Corrections the monitor is tracking to their end (e.g. the exposed card
+  // coming back as the burn under Robert's rules).
+  var PROCEDURES = {
+    "replace-exposed": "the exposed card is replaced after the deal and becomes the burn",
+    "extra-to-burn": "the extra card goes back on top and becomes the burn",
+    "redeal-street": "take the cards back, reshuffle, burn and deal the street again",
+    "turn-early": "the early turn is out of play; burn and turn after the betting",
+    "river-early": "reshuffle and deal the river after the betting"
+  };
+
+  function renderProcedures(procs) {
+    var box = $("procedures");
+    box.textContent = "";
+    procs.forEach(function (p) {
+      var line = DP.el("div", "procedure");
+      line.dataset.rule = p.rule || "";
+      line.appendChild(DP.el("span", "proc-tag", "In progress"));
+      line.appendChild(DP.el("code", "rule", p.rule || ""));
+      line.appendChild(DP.el("span", null, PROCEDURES[p.kind] || String(p.kind || "")));
+      box.appendChild(line);
+    });
   }
 
   // Seats around an oval, as the dealer sees the table: seat 1 on the
