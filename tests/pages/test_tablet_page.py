@@ -12,6 +12,7 @@ from page_helpers import BROADCAST, ChildServer, LiveTable, face_cards, shot
 from playwright.sync_api import expect
 
 from dealer_pi.engine.cards import FULL_DECK
+from dealer_pi.engine.observations import ActionKind, PlayerAction
 
 FIRST_HOLES = H.hole_cards_of_first_hand()  # {2: [...], 3: [...], 1: [...]}
 HOLE_CODES = sorted(c for cards in FIRST_HOLES.values() for c in cards)
@@ -53,6 +54,10 @@ def test_tablet_actions_update_the_overlay(context: Any, table: LiveTable) -> No
     expect(tablet.locator('.act[data-action="check"]')).to_be_disabled()
     expect(seat_bar(overlay, 1)).to_have_class("pbar to-act")
     shot(tablet, "dealer-tablet-preflop")
+    tablet.set_viewport_size({"width": 800, "height": 1280})  # a tablet held upright
+    expect(tablet.locator('.act[data-action="fold"]')).to_be_in_viewport()
+    shot(tablet, "dealer-tablet-portrait")
+    tablet.set_viewport_size({"width": 1280, "height": 800})
 
     # Seat 1 raises pot: 10 to match, pot 15 + the call 10 = 25 more, to 35 (BET-PL-MAX wording).
     tablet.click('.size[data-size="pot"]')
@@ -316,3 +321,15 @@ def test_DEAL_HOLE_EXPOSED_under_roberts_shows_the_replacement_procedure(context
     shot(tablet, "dealer-tablet-procedure")
     alert.locator(".alert-btn.confirm").click()
     expect(alert).to_have_count(0)
+
+
+def test_BET_OUT_OF_TURN_from_a_device_is_reported_on_the_tablet(context: Any, table: LiveTable) -> None:
+    """A GPIO button or a sensor sends something the rules refuse: the tablet says so, nothing is recorded."""
+    deal_hole_cards(table)
+    tablet = open_tablet(context, table)
+    before = table.state()["last_event_id"]
+    table.runtime.put(PlayerAction(3, ActionKind.FOLD, source="buttons"))  # seat 1 is to act, not seat 3
+    expect(tablet.locator("#msg")).to_contain_text("buttons: BET-OUT-OF-TURN")
+    expect(tablet.locator("#msg")).to_have_class("msg bad")
+    assert table.state()["last_event_id"] == before
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")

@@ -437,7 +437,10 @@
       onStatus: DP.statusBanner($("conn")),
       // refused device input (a shoe or camera report the rules reject): say it, it was not recorded
       onNotice: function (n) {
-        say((n.source ? n.source + ": " : "") + (n.rule ? n.rule + " – " : "") + (n.message || "input refused"), "bad");
+        // A refused shoe or camera report may name the card it was about: during a hand that
+        // can be a hole card or a burn, so the tablet never repeats a card name from a notice.
+        var text = String(n.message || "input refused").replace(/\b(10|[2-9TJQKA])[cdhs]\b/gi, "a card");
+        say((n.source ? n.source + ": " : "") + (n.rule ? n.rule + " – " : "") + text, "bad");
       },
       onAuthError: refused || refusedToken
     });
