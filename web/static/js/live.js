@@ -523,13 +523,17 @@
 
   /* ---------- connection banner ---------- */
 
+  // "offline" (the loud banner) only once the page has been live: the first
+  // connect is "Connecting…", not a lost connection.
   DP.statusBanner = function (node) {
+    var wasLive = false;
     return function (text, ok) {
       if (!node) return;
+      if (ok) wasLive = true;
       node.textContent = text;
       node.classList.toggle("ok", !!ok);
       node.classList.toggle("down", !ok);
-      document.body.classList.toggle("offline", !ok);
+      document.body.classList.toggle("offline", !ok && wasLive);
     };
   };
 })();
