@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: test demo typecheck bench install clean
+.PHONY: test demo typecheck browser bench install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,13 @@ $(STAMP): pyproject.toml
 typecheck: $(STAMP)
 	$(PY) -m mypy --strict dealer_pi/engine
 
-test: $(STAMP) typecheck
+# The page tests drive Debian's Chromium; as root, install it when it is missing.
+browser:
+	@command -v chromium >/dev/null || [ "$$(id -u)" != 0 ] || \
+	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; }
+	@command -v chromium >/dev/null || echo "warning: no chromium on PATH: the page tests will fail (apt-get install chromium)"
+
+test: $(STAMP) typecheck browser
 	$(PY) -m pytest -q
 
 demo: $(STAMP)
