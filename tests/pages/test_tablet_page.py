@@ -266,6 +266,9 @@ def test_new_hand_after_a_hand_is_won(context: Any, table: LiveTable) -> None:
     # The button moves to seat 2 (TABLE-BUTTON): seat 2 acts first of three preflop.
     expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
     expect(tablet.locator('.seat[data-seat="2"] .badge.btn')).to_have_count(1)
+    # Blinds left of the button (BET-BLINDS), read from the new hand's start on the stream.
+    expect(tablet.locator('.seat[data-seat="3"] .badge.sb')).to_have_count(1)
+    expect(tablet.locator('.seat[data-seat="1"] .badge.bb')).to_have_count(1)
 
 
 def test_BET_CLOCK_called_from_the_tablet_counts_on_the_tablet_and_the_table_clock(context: Any, table: LiveTable) -> None:
