@@ -102,17 +102,12 @@ def advance(st: HandState, start: int, out: Out) -> None:
     folded, needs, stacks, bets = st.folded, st.needs, st.stacks, st.bets
     if folded.count(False) > 1:
         n = len(folded)
-        able = -1
+        cur = st.current_bet
         for k in range(start, start + n):
             j = k % n
             if needs[j] and not folded[j] and stacks[j] > 0:
-                if bets[j] < st.current_bet:
-                    st.to_act = j
-                    st.phase = _BETTING
-                    return
-                if able < 0:
-                    able = sum(1 for x in range(n) if not folded[x] and stacks[x] > 0)
-                if able > 1:  # someone else could still answer a bet
+                # A decision is left when chips are owed, or when a bet could still be answered.
+                if bets[j] < cur or others_able(st, j):
                     st.to_act = j
                     st.phase = _BETTING
                     return
@@ -264,7 +259,7 @@ def return_uncalled(st: HandState, out: Out) -> None:
     if not top:
         return
     top_i = bets.index(top)
-    extra = top - max(bets[:top_i] + bets[top_i + 1 :], default=0)
+    extra = top - sorted(bets)[-2]  # the next biggest bet (the same when two players matched)
     if extra > 0:
         st.total[top_i] -= extra
         st.stacks[top_i] += extra
@@ -287,9 +282,9 @@ def close_round(st: HandState, out: Out) -> None:
     st.acted_at = [-1] * n
     st.current_bet = 0
     st.to_act = -1
-    live = st.live()
-    if len(live) == 1:
-        win_everything(st, live[0], out)
+    folded = st.folded
+    if folded.count(False) == 1:
+        win_everything(st, folded.index(False), out)
     elif st.street >= 3:
         from .showdown import (
             begin_showdown,  # showdown needs betting's helpers; imported late
@@ -319,14 +314,13 @@ def finish(st: HandState, out: Out, awards: tuple[PotAwarded, ...]) -> None:
 
 def start_street(st: HandState, out: Out) -> None:
     """After the board cards: a new betting round if two players can bet, else keep dealing."""
-    n = len(st.order)
     st.current_bet = 0
     st.min_increment = st.street_size()
     st.raises = 0
     st.first_actor = -1  # the last aggressor and caller are kept: show order looks back (POT-SHOW-ORDER)
-    if len(st.able()) >= 2:
-        for i in range(n):
-            st.needs[i] = not st.folded[i] and st.stacks[i] > 0
+    able = [not f and s > 0 for f, s in zip(st.folded, st.stacks)]
+    if able.count(True) >= 2:
+        st.needs = able  # every player who can bet has a decision on the new street
         advance(st, 0, out)
         if st.phase is _BETTING:
             st.first_actor = st.to_act

@@ -35,6 +35,7 @@ ante wins from each player only what he put in (000 §19, BET-SHORT-POST).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Sequence
 
 from .cards import Card
@@ -72,6 +73,7 @@ from .setup import MAX_SEATS, HandSetup, SeatSetup, Structure, clockwise_from
 from .showdown import known_cards, next_to_show
 from .state import HandState, Phase
 
+_SEAT = attrgetter("seat")
 _STRUCTURE = {"NT": Structure.NO_LIMIT, "PT": Structure.POT_LIMIT, "FT": Structure.LIMIT}
 _VARIANT = {v: k for k, v in _STRUCTURE.items()}
 
@@ -96,11 +98,9 @@ def history_setup(history: HandHistory, seats: Sequence[int] | None = None) -> H
         antes, blinds = antes[::-1], blinds[::-1]
     structure = _STRUCTURE[h.variant]
     small = h.small_bet if structure is Structure.LIMIT else h.min_bet
-    by_seat = sorted(
-        (SeatSetup(seats[i], h.starting_stacks[i], antes[i], blinds[i], h.players[i] if h.players else "")
-         for i in range(n)),
-        key=lambda s: s.seat,
-    )
+    names = h.players or ("",) * n
+    by_seat = [SeatSetup(*seat) for seat in zip(seats, h.starting_stacks, antes, blinds, names)]
+    by_seat.sort(key=_SEAT)
     hand = next((value for key, value in h.info if key == "hand"), "")
     return HandSetup(
         seats=tuple(by_seat), button=seats[-1], structure=structure, small_bet=small or 1,
@@ -205,12 +205,16 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
     apply = apply_in_place  # the state is ours alone; a refused entry changes nothing
     for k, a in enumerate(h.actions):
         try:
-            kind = type(a)
-            # The two commonest actions mid-round go straight in (the hot path of a replay).
-            if kind is BetRaise:
-                apply(st, ActionTaken(seat_of[a.player], _RAISE, a.amount))  # type: ignore[union-attr]
-            elif kind is CheckCall and st.phase is _BETTING:
-                apply(st, _CALL_OF[seat_of[a.player]])  # type: ignore[union-attr]
+            # The commonest actions, in their usual form, go straight in (the hot path of a
+            # replay); _entry reads the rest, and reads these the same way.
+            if isinstance(a, DealHole):
+                apply(st, HoleCardsDealt(seat_of[a.player], a.cards))
+            elif isinstance(a, Fold) and st.seat_to_act == seat_of[a.player]:
+                apply(st, _FOLD_OF[seat_of[a.player]])
+            elif isinstance(a, BetRaise):
+                apply(st, ActionTaken(seat_of[a.player], _RAISE, a.amount))
+            elif isinstance(a, CheckCall) and st.phase is _BETTING:
+                apply(st, _CALL_OF[seat_of[a.player]])
             else:
                 entry = _entry(st, a, seat_of)
                 if entry is not None:

@@ -74,16 +74,23 @@ class HandSetup:
     def __post_init__(self) -> None:
         check_setup(self)
         seats = self.seats
-        k = next((i for i, s in enumerate(seats) if s.seat > self.button), 0)
+        button = self.button
+        k = 0
+        for i, s in enumerate(seats):
+            if s.seat > button:
+                k = i
+                break
         ordered = seats[k:] + seats[:k]  # seats are sorted: dealing order is a rotation
-        order = tuple(s.seat for s in ordered)
+        # One pass over the seats, then transposed: every hand replayed builds this.
+        rows = [(s.seat, s.stack, s.ante, s.blind) for s in ordered]
+        order, stacks, antes, blinds = zip(*rows)
         object.__setattr__(self, "_layout", _Layout(
             order,
-            tuple(s.stack for s in ordered),
-            tuple(s.ante for s in ordered),
-            tuple(s.blind for s in ordered),
+            stacks,
+            antes,
+            blinds,
             MappingProxyType({s: i for i, s in enumerate(order)}),
-            frozenset(s.seat for s in ordered if s.blind),
+            frozenset(seat for seat, _, _, blind in rows if blind),
         ))
 
     @property
