@@ -25,6 +25,7 @@ dealer_pi.engine.errors.RuleViolation: [BET-ORDER] no betting now (the hand is a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import NoReturn
 
 from . import betting, showdown
 from .cards import Card
@@ -63,7 +64,9 @@ _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
 _COMPLETE = Phase.COMPLETE
 
-__all__ = ["Hand", "apply", "apply_events", "apply_in_place", "replay", "start_hand"]
+__all__ = [
+    "Hand", "act_in_place", "apply", "apply_events", "apply_in_place", "deal_hole_in_place", "replay", "start_hand",
+]
 
 
 def start_hand(setup: HandSetup, profile: RuleProfile = DEFAULT_PROFILE, out: list[Outcome] | None = None) -> HandState:
@@ -174,22 +177,38 @@ def _apply(state: HandState, e: Entry, out: list[Outcome] | None) -> HandState:
 
 
 
+def act_in_place(state: HandState, seat: int, action: ActionKind, amount: int | None = None) -> None:
+    """``apply_in_place(state, ActionTaken(seat, action, amount))`` without building the entry.
+
+    Hand-history replay applies thousands of actions a second and keeps no log, so
+    it skips the entry object; the checks and the effect are those of the entry.
+    """
+    if state.phase is _COMPLETE:
+        _refuse_over(state, ActionTaken)
+    betting.act(state, seat, action, amount, None)
+    state.entries += 1
+
+
+def deal_hole_in_place(state: HandState, seat: int, cards: tuple[Card | None, ...]) -> None:
+    """``apply_in_place(state, HoleCardsDealt(seat, cards))`` without building the entry (see above)."""
+    if state.phase is _COMPLETE:
+        _refuse_over(state, HoleCardsDealt)
+    _deal_hole(state, seat, cards)
+    state.entries += 1
+
+
+def _refuse_over(st: HandState, kind: type) -> NoReturn:
+    rule = "DEAL-NO-RABBIT" if kind is BoardDealt else "DEAL-MISDEAL-REMEDY" if st.misdeal else "POT-RIGHT"
+    raise RuleViolation(rule, "the hand is over")
+
+
 def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
     if st.phase is _COMPLETE:
-        rule = "DEAL-NO-RABBIT" if isinstance(e, BoardDealt) else "DEAL-MISDEAL-REMEDY" if st.misdeal else "POT-RIGHT"
-        raise RuleViolation(rule, "the hand is over")
+        _refuse_over(st, type(e))
     if type(e) is ActionTaken:  # entries are final dataclasses: an identity test is cheapest
         betting.act(st, e.seat, e.action, e.amount, out)
     elif type(e) is HoleCardsDealt:
-        i = st.index_of.get(e.seat, -1)
-        if i < 0:
-            raise RuleViolation("DEAL-EMPTY-SEAT", f"seat {e.seat} is not dealt in this hand")
-        if st.street > 0:
-            raise RuleViolation("DEAL-ORDER", "hole cards are dealt before the flop")
-        if len(st.hole[i]) + len(e.cards) > 2:
-            raise RuleViolation("DEAL-HOLE-COUNT", f"seat {e.seat} would hold more than two hole cards")
-        _check_new_cards(st, e.cards)
-        st.hole[i] = st.hole[i] + e.cards
+        _deal_hole(st, e.seat, e.cards)
     elif type(e) is BoardDealt:
         _deal_board(st, e.cards, out)
     elif type(e) is ChipsPlaced:
@@ -220,6 +239,19 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
     else:
         raise InputError("entry", f"not an entry the hand accepts: {type(e).__name__}")
     st.entries += 1
+
+
+def _deal_hole(st: HandState, seat: int, cards: tuple[Card | None, ...]) -> None:
+    """Hole cards to ``seat``: only before the flop, two at most, none seen before (DEAL-DECK)."""
+    i = st.index_of.get(seat, -1)
+    if i < 0:
+        raise RuleViolation("DEAL-EMPTY-SEAT", f"seat {seat} is not dealt in this hand")
+    if st.street > 0:
+        raise RuleViolation("DEAL-ORDER", "hole cards are dealt before the flop")
+    if len(st.hole[i]) + len(cards) > 2:
+        raise RuleViolation("DEAL-HOLE-COUNT", f"seat {seat} would hold more than two hole cards")
+    _check_new_cards(st, cards)
+    st.hole[i] = st.hole[i] + cards
 
 
 def _deal_board(st: HandState, cards: tuple[Card, ...], out: list[Outcome] | None) -> None:

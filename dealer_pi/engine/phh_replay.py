@@ -55,7 +55,7 @@ from .events import (
     MisdealDeclared,
     WinnersDeclared,
 )
-from .hand import apply_events, apply_in_place, start_hand
+from .hand import act_in_place, apply_events, apply_in_place, deal_hole_in_place, start_hand
 from .observations import ActionKind
 from .phh import (
     Action,
@@ -208,13 +208,13 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
             # The commonest actions, in their usual form, go straight in (the hot path of a
             # replay); _entry reads the rest, and reads these the same way.
             if isinstance(a, DealHole):
-                apply(st, HoleCardsDealt(seat_of[a.player], a.cards))
+                deal_hole_in_place(st, seat_of[a.player], a.cards)
             elif isinstance(a, Fold) and st.seat_to_act == seat_of[a.player]:
-                apply(st, _FOLD_OF[seat_of[a.player]])
+                act_in_place(st, seat_of[a.player], _FOLD)
             elif isinstance(a, BetRaise):
-                apply(st, ActionTaken(seat_of[a.player], _RAISE, a.amount))
+                act_in_place(st, seat_of[a.player], _RAISE, a.amount)
             elif isinstance(a, CheckCall) and st.phase is _BETTING:
-                apply(st, _CALL_OF[seat_of[a.player]])
+                act_in_place(st, seat_of[a.player], _CALL)
             else:
                 entry = _entry(st, a, seat_of)
                 if entry is not None:

@@ -181,6 +181,10 @@ def _odd_chip_order(st: HandState, winners: list[int]) -> list[int]:
 
 def try_award(st: HandState, out: Out) -> None:
     """Pay every pot once all of them can be decided; otherwise wait for shows or mucks."""
+    if st.phase is not _SHOWDOWN:
+        # Hands shown in an all-in run-out wait for the board: with two or more players
+        # live (fewer ends the hand at once), the main pot cannot be decided before it.
+        return
     live = st.live()
     if len(live) > 1 and 0 not in st.declared and any(st.shown[j] is None for j in live):
         return  # every live player is in the main pot: it waits for this hand
@@ -195,7 +199,7 @@ def try_award(st: HandState, out: Out) -> None:
         if len(contenders) == 1:
             decided.append((contenders, ""))
             continue
-        if st.phase is not _SHOWDOWN or len(board) != 5 or not contenders:
+        if len(board) != 5 or not contenders:
             return
         values: dict[int, int] = {}
         for j in contenders:
