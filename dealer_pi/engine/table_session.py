@@ -42,14 +42,17 @@ from typing import Any
 from .errors import EngineError, InputError, RuleViolation
 from .events import (
     ActionTaken,
+    BetPlaced,
     BoardDealt,
     ChipsPlaced,
     Entry,
     HandEnded,
     HandMucked,
     HandShown,
+    HandStarted,
     MisdealDeclared,
     Outcome,
+    StreetCompleted,
 )
 from .events import Event as EngineEvent
 from .events import event_to_dict as engine_event_to_dict
@@ -286,7 +289,10 @@ class TableSession:
         self._view_of: HandState | None = None
         self._view = BettingView()
         self._redeal = False
-        self._events.extend(self._start_hand(0))
+        # Each seat's last betting action on the current street (the overlay's "CALL 30"),
+        # rebuilt from the events so an undo or a replay gets it right too.
+        self._last_action: dict[int, dict[str, Any]] = {}
+        self._events.extend(self._note_actions(self._start_hand(0)))
 
     # ------------------------------------------------------------ reading
 
@@ -315,6 +321,11 @@ class TableSession:
         """Every event emitted so far, in order, the first hand's start included."""
         return tuple(self._events)
 
+    @property
+    def hand_number(self) -> int:
+        """How many hands this session has dealt in, the current one included (1 = the first)."""
+        return self._hand_no
+
     def open_alerts(self) -> list[AlertRaised]:
         """Alerts raised in this hand and not yet confirmed or dismissed, oldest first."""
         return [oa.alert for oa in self._monitor.open.values()]
@@ -337,7 +348,7 @@ class TableSession:
         if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.UNDO:
             events = self._undo(at)
         else:
-            events = self._apply(at, obs)
+            events = self._note_actions(self._apply(at, obs))
         self._log.append(obs)
         self._events.extend(events)
         return events
@@ -355,6 +366,14 @@ class TableSession:
         return session
 
     # ------------------------------------------------------------ internals
+
+    def _note_actions(self, events: list[SessionEvent]) -> list[SessionEvent]:
+        for e in events:
+            if isinstance(e, (HandStarted, StreetCompleted)):
+                self._last_action = {}
+            elif isinstance(e, BetPlaced):
+                self._last_action[e.seat] = {"action": e.action.value, "to": e.to, "all_in": e.all_in}
+        return events
 
     def _betting_view(self) -> BettingView:
         if self._view_of is not self._hand:
@@ -481,7 +500,7 @@ class TableSession:
             raise InputError("undo", "there is no dealer entry to undo")
         cp = next(c for c in reversed(self._checkpoints) if c.at <= target)
         saved = (self._hand, self._table, self._next, self._hand_no, self._monitor, self._checkpoints,
-                 self._board_states, self._redeal)
+                 self._board_states, self._redeal, self._last_action)
         next_alert = self._monitor.next_alert
         self._undone.add(target)
         try:
@@ -490,11 +509,11 @@ class TableSession:
                 o = self._log[i]
                 if i in self._undone or (isinstance(o, DealerDeclaration) and o.declare is Declaration.UNDO):
                     continue
-                self._apply(i, o)
+                self._note_actions(self._apply(i, o))
         except EngineError as exc:
             self._undone.discard(target)
             (self._hand, self._table, self._next, self._hand_no, self._monitor, self._checkpoints,
-             self._board_states, self._redeal) = saved
+             self._board_states, self._redeal, self._last_action) = saved
             raise InputError("undo", f"observation {target} cannot be taken back: a later one depends on it ({exc})") from None
         self._monitor.next_alert = max(self._monitor.next_alert, next_alert)
         return [EntryUndone(target, at)]
@@ -507,6 +526,7 @@ class TableSession:
         self._hand = cp.hand
         self._redeal = cp.redeal
         self._board_states = []
+        self._last_action = {}
         monitor = DealMonitor(self._profile, self._monitor.next_alert)
         monitor.start_hand(tuple(s for s in cp.hand.order if s in cp.next.dealt), cp.hand_no)
         monitor.next_alert = self._first_alert_of(cp.at)
@@ -529,8 +549,10 @@ class TableSession:
 
         ``table``: profile, structure, blinds, ante, button, hand_number, and ``seats``
         keyed by seat number (as a string) with name, stack, bet, in_hand, folded,
-        all_in. ``hand``: street, phase (betting/dealing/showdown/complete), board,
-        burns (a count), to_act, ``legal`` (the seat to act's options with amounts,
+        all_in, ``hole_count`` (how many hole cards lie at the seat: a count, never
+        which) and ``last_action`` (``{action, to, all_in}`` on this street, or None).
+        ``hand``: street, phase (betting/dealing/showdown/complete), small_blind_seat
+        (None when the small blind is dead), big_blind_seat, board, burns (a count), to_act, ``legal`` (the seat to act's options with amounts,
         or None), pots, pot_total, shown hands (public), awards, misdeal.
         ``alerts``: open alerts (JSON form of ``AlertRaised``); ``procedures``:
         corrections being tracked. ``observations``: how many were accepted.
@@ -548,9 +570,11 @@ class TableSession:
             if seat in hand_seats:
                 i = st.index_of[seat]
                 row.update(stack=st.stacks[i], bet=st.bets[i], folded=st.folded[i],
-                           all_in=st.stacks[i] == 0 and not st.folded[i])
+                           all_in=st.stacks[i] == 0 and not st.folded[i], hole_count=len(m.hole.get(seat, ())),
+                           last_action=self._last_action.get(seat))
             else:
-                row.update(stack=table_stacks.get(seat, 0), bet=0, folded=False, all_in=False)
+                row.update(stack=table_stacks.get(seat, 0), bet=0, folded=False, all_in=False, hole_count=0,
+                           last_action=None)
             seats[str(seat)] = row
         la = legal_actions(st)
         public = st.to_dict(reveal_hole_cards=False)  # the engine's own pots and awards wording
@@ -561,7 +585,10 @@ class TableSession:
                 "hand_number": self._hand_no, "seats": seats,
             },
             "hand": {
-                "street": st.street_name, "phase": st.phase.value, "board": [str(c) for c in st.board],
+                "street": st.street_name, "phase": st.phase.value,
+                "small_blind_seat": self._next.small_blind_seat if self._next.small_blind_posted else None,
+                "big_blind_seat": self._next.big_blind_seat,
+                "board": [str(c) for c in st.board],
                 "burns": len(m.burns), "to_act": st.seat_to_act, "legal": la.to_dict() if la else None,
                 "pots": public["pots"], "pot_total": public["pot_total"],
                 "shown": {str(st.order[i]): [str(c) for c in sh] for i, sh in enumerate(st.shown) if sh},

@@ -51,7 +51,9 @@ class Table:
     def feed(self, obs: Observation) -> list[tuple[dict[str, Any], int | None]]:
         """Apply one observation; raises RuleViolation/InputError with nothing changed."""
         events = self.session.feed(obs)
-        return self._tag([event_to_json(e) for e in events])
+        tagged = self._tag([event_to_json(e) for e in events])
+        self.hands_started = self.session.hand_number  # an undo may take a "new hand" back
+        return tagged
 
     def hand_state(self) -> HandState:
         """The betting engine's state of the current hand (read only; for the PHH export)."""
@@ -59,7 +61,9 @@ class Table:
 
     def snapshot(self) -> dict[str, Any]:
         """The visible state without secrets (no hole cards, no burns)."""
-        return self.session.snapshot(secrets=False)
+        snap = self.session.snapshot(secrets=False)
+        snap["table"]["hand_number"] = self.hand  # numbered across setups, as the events are
+        return snap
 
     def hole_cards(self) -> dict[str, Any]:
         secret = self.session.snapshot(secrets=True).get("secret") or {}

@@ -18,7 +18,7 @@ type that carries a card the way an old one does is covered too:
 ['Jc', 'Ts', '2d']
 >>> a = {"type": "alert_raised", "rule": "DEAL-HOLE-COUNT", "remedy": "Ah goes back on top", "card": "Ah"}
 >>> redact_event(a, "dealer")["remedy"], redact_event(a, "live")["remedy"]
-('a card goes back on top', 'Ah goes back on top')
+('a card goes back on top', 'a card goes back on top')
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ _HOLE_EVENTS: Final = frozenset({"hole_cards_dealt"})
 _NEVER_EVENTS: Final = frozenset({"card_burned"})
 # Alerts about a card lying face up on the felt (everyone at the table saw it). Any other alert's
 # card may be a face-down card the shoe read (dealt out of order, an extra hole card that becomes
-# the burn, a card seen twice): the dealer and the public get "a card" instead of its name.
+# the burn, a card seen twice): when the alert is raised nobody knows yet whether it will be a
+# hole card or a burn, so every view, the producer's too, gets "a card" instead of its name.
 EXPOSED_RULES: Final = frozenset({
     "DEAL-FIRST-EXPOSED", "DEAL-HOLE-EXPOSED", "DEAL-PLAYER-EXPOSED", "DEAL-FACEUP-IN-DECK", "DEAL-FLOP-EXTRA",
     "DEAL-TURN-EARLY", "DEAL-RIVER-EARLY", "DEAL-BOARD-EXTRA", "DEAL-NO-RABBIT",
@@ -55,7 +56,7 @@ def _walk(node: Any, view: str) -> Any:
     if not isinstance(node, dict):
         return node
     kind = node.get("type")
-    if kind == "alert_raised" and view != "live" and node.get("card") and node.get("rule") not in EXPOSED_RULES:
+    if kind == "alert_raised" and node.get("card") and node.get("rule") not in EXPOSED_RULES:
         name = str(node["card"])
         node = {k: (v.replace(name, "a card") if isinstance(v, str) and k != "rule" else v) for k, v in node.items()}
         node["card"] = None

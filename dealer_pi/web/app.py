@@ -185,7 +185,9 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         if events is None:
             return _error(404, "not_found", f"no finished hand number {hand}")
         audit.write("hand", r, request.remote_addr, hand=hand)
-        return jsonify({"hand": hand, "events": [ev.to_dict() for ev in events]})
+        # A finished hand still never names its burns (DEAL-NO-RABBIT): the producer's view of it.
+        return jsonify({"hand": hand, "events": [
+            dict(d, event=redact_event(d["event"], "live")) for d in (ev.to_dict() for ev in events)]})
 
     @app.get("/api/events")
     def events() -> Response:

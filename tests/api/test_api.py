@@ -10,6 +10,8 @@ import pytest
 
 import live_helpers as H
 
+from dealer_pi.engine.cards import FULL_DECK
+
 # -------------------------------------------------------------------- roles
 
 
@@ -238,3 +240,75 @@ def test_a_journal_that_cannot_be_written_refuses_the_input_and_loses_nothing(li
     live.runtime.journal._write.execute("PRAGMA query_only=0")  # room again
     live.feed(script[13:16])
     assert live.get("/api/state", H.DEALER).json["seq"] == before["seq"] + 3
+
+
+# -------------------------------------------------------------------- gaps a page opened mid-hand would see
+
+
+def _extra_card_hand() -> tuple[list[dict[str, Any]], str]:
+    """A hand where seat 2 gets a third card (DEAL-HOLE-COUNT): it goes back on top and is the
+    burn before the flop; the hand then goes to the river, where a bet wins it."""
+    deck = [str(c) for c in FULL_DECK]
+    obs = H.hole_deal(deck, [2, 3, 1])
+    extra = deck.pop(0)
+    obs += [{"type": "shoe_draw", "card": extra, "source": "shoe"},
+            {"type": "card_seen", "zone": "seat:2", "face_up": False, "card": None, "source": "camera"},
+            {"type": "card_left", "zone": "seat:2", "card": None, "source": "camera"}]
+    obs += [{"type": "action", "seat": 1, "action": "call"}, {"type": "action", "seat": 2, "action": "call"},
+            {"type": "action", "seat": 3, "action": "check"}]
+    obs += [{"type": "shoe_draw", "card": extra, "source": "shoe"},
+            {"type": "card_seen", "zone": "burn", "face_up": False, "card": None, "source": "camera"}]
+    for _ in range(3):
+        card = deck.pop(0)
+        obs += [{"type": "shoe_draw", "card": card, "source": "shoe"},
+                {"type": "card_seen", "zone": "board", "face_up": True, "card": card, "source": "camera"}]
+    obs += [{"type": "action", "seat": s, "action": "check"} for s in (2, 3, 1)]
+    obs += H.street(deck, 1)
+    obs += [{"type": "action", "seat": s, "action": "check"} for s in (2, 3, 1)]
+    obs += H.street(deck, 1)
+    obs += [{"type": "action", "seat": 2, "action": "check"}, {"type": "action", "seat": 3, "action": "check"},
+            {"type": "action", "seat": 1, "action": "bet", "amount": 10},
+            {"type": "action", "seat": 2, "action": "fold"}, {"type": "action", "seat": 3, "action": "fold"}]
+    return obs, extra
+
+
+def test_DEAL_NO_RABBIT_a_card_that_becomes_the_burn_is_named_in_no_view(live: Any) -> None:
+    obs, extra = _extra_card_hand()
+    live.feed(obs)
+    raised = [ev.body for ev in live.runtime.journal.iter_events(0, 10_000) if ev.body["type"] == "alert_raised"]
+    assert any(a["rule"] == "DEAL-HOLE-COUNT" and extra in a["remedy"] for a in raised)  # the engine names it
+    live.clock.now += 301_000  # past the delay: the public view has the whole hand too
+    live.runtime.publisher.poke()
+    top = live.get("/api/state", H.DEALER).json["last_event_id"]
+    H.wait_for(lambda: live.get("/api/state").json["last_event_id"] == top)
+    for token in (H.DEALER, H.PRODUCER, None):
+        seen = live.get("/api/state", token).get_data(as_text=True) + _read_stream(live, token, last_event_id=0)
+        assert "DEAL-HOLE-COUNT" in seen
+        assert extra not in _card_strings(seen), token
+    assert live.get("/api/hands", H.PRODUCER).json["hands"][0]["hand"] == 1
+    assert extra not in _card_strings(live.get("/api/hands/1", H.PRODUCER).get_data(as_text=True))
+
+
+def test_void_hand_setup_keeps_the_snapshot_hand_number_with_the_events(live: Any) -> None:
+    r = live.post(dict(H.SETUP, blinds=[10, 20]), path="/api/setup?void_hand=1")
+    assert r.status_code == 200
+    snap = live.get("/api/state", H.DEALER).json
+    events = list(live.runtime.journal.iter_events(0, snap["last_event_id"]))
+    assert [ev.hand for ev in events if ev.body["type"] == "hand_started"] == [1, 2]
+    assert snap["table"]["table"]["hand_number"] == 2
+
+
+def test_snapshot_has_blind_seats_hole_counts_and_last_actions_for_every_view(live: Any) -> None:
+    deck = [str(c) for c in FULL_DECK]
+    live.feed(H.hole_deal(deck, [2, 3, 1])[:8])  # mid-deal: seat 2 has two cards, 3 and 1 one each
+    live.clock.now += 301_000
+    live.runtime.publisher.poke()
+    top = live.get("/api/state", H.DEALER).json["last_event_id"]
+    H.wait_for(lambda: live.get("/api/state").json["last_event_id"] == top)
+    for token in (H.DEALER, H.PRODUCER, None):
+        t = live.get("/api/state", token).json["table"]
+        assert (t["hand"]["small_blind_seat"], t["hand"]["big_blind_seat"]) == (2, 3)
+        assert {k: v["hole_count"] for k, v in t["table"]["seats"].items()} == {"1": 1, "2": 2, "3": 1}
+    live.feed(H.hole_deal(deck, [2, 3, 1])[8:] + [{"type": "action", "seat": 1, "action": "raise", "amount": 30}])
+    seats = live.get("/api/state", H.DEALER).json["table"]["table"]["seats"]
+    assert seats["1"]["last_action"] == {"action": "raise", "to": 30, "all_in": False}

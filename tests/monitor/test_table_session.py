@@ -255,3 +255,50 @@ def test_hole_cards_are_never_in_the_events() -> None:
             assert d["type"] != "hole_cards_dealt"
             if d["type"] == "hand_shown":
                 assert s.snapshot()["hand"]["phase"] in ("showdown", "complete")
+
+
+# -------------------------------------------------------------------- what a page opened mid-hand needs
+
+
+def test_TABLE_BUTTON_snapshot_names_the_blind_seats_moving_with_the_button() -> None:
+    s = TableSession(SETUP)
+    hand = s.snapshot()["hand"]
+    assert (hand["small_blind_seat"], hand["big_blind_seat"]) == (3, 4)
+    heads_up = TableSession(TableSetup.from_dict({"blinds": [5, 10], "seats": {"2": 500, "5": 500}, "button": 5}))
+    hand = heads_up.snapshot()["hand"]  # BET-HEADS-UP: the button posts the small blind
+    assert (hand["small_blind_seat"], hand["big_blind_seat"]) == (5, 2)
+
+
+def test_DEAL_HOLE_COUNT_snapshot_counts_hole_cards_per_seat_without_naming_them() -> None:
+    s = TableSession(SETUP)
+
+    def counts() -> dict[str, int]:
+        return {k: v["hole_count"] for k, v in s.snapshot(secrets=False)["table"]["seats"].items()}
+
+    assert counts() == {"1": 0, "3": 0, "4": 0, "6": 0}
+    deck = [Card.parse(c) for c in ("Ah", "Kd", "Qs", "Jc", "Tc")]
+    for card, seat in zip(deck, [3, 4, 6, 1, 3]):
+        s.feed(ShoeDraw(card))
+        s.feed(CardSeen(Zone.parse(f"seat:{seat}"), False, None))
+    assert counts() == {"1": 1, "3": 2, "4": 1, "6": 1}  # mid-deal: not two backs everywhere
+    text = json.dumps(s.snapshot(secrets=False))
+    assert not any(str(c) in text for c in deck)
+
+
+def test_snapshot_last_action_per_seat_follows_the_street_and_undo() -> None:
+    s = fed(SETUP, deal())
+    s.feed(PlayerAction(6, ActionKind.RAISE, 30))
+    s.feed(PlayerAction(1, ActionKind.FOLD))
+    seats = s.snapshot()["table"]["seats"]
+    assert seats["6"]["last_action"] == {"action": "raise", "to": 30, "all_in": False}
+    assert seats["1"]["last_action"] == {"action": "fold", "to": 0, "all_in": False}
+    assert seats["3"]["last_action"] is None  # the small blind's post is not an action
+    s.undo()
+    assert s.snapshot()["table"]["seats"]["1"]["last_action"] is None
+    assert s.snapshot()["table"]["seats"]["6"]["last_action"]["action"] == "raise"
+    for seat, kind, to in [(1, ActionKind.CALL, 30), (3, ActionKind.CALL, 30), (4, ActionKind.CALL, 30)]:
+        s.feed(PlayerAction(seat, kind, to))
+    # the street is over: a new street starts with no actions
+    assert all(v["last_action"] is None for v in s.snapshot()["table"]["seats"].values())
+    again = TableSession.replay(SETUP, s.observations)
+    assert again.snapshot() == s.snapshot()
