@@ -144,3 +144,27 @@ def _alpha_is_zero(png: bytes) -> bool:
     rows = [raw[i:i + stride] for i in range(0, len(raw), stride)]
     # filter bytes aside, a fully transparent image has alpha 0 in every pixel whatever the filter
     return all(row[1 + 3::4] == b"\x00" * width for row in rows)
+
+
+def test_overlay_reloaded_mid_street_keeps_last_actions_blinds_and_card_counts(context: Any, table: LiveTable) -> None:
+    """The overlay's "CALL 35", SB/BB badges and card backs come from the snapshot: a reload in the
+    middle of a betting round (no events seen on this page) shows them all the same."""
+    deck = [str(c) for c in FULL_DECK]
+    table.feed(H.hole_deal(deck, [2, 3, 1]))
+    table.feed([{"type": "action", "seat": 1, "action": "raise", "amount": 35},
+                {"type": "action", "seat": 2, "action": "call", "amount": 35}])
+    live = open_overlay(context, table, live=True)
+    expect(live.locator('.pbar[data-seat="1"] .paction')).to_have_text("RAISE TO 35")
+    expect(live.locator('.pbar[data-seat="2"] .paction')).to_have_text("CALL 35")
+    expect(live.locator('.pbar[data-seat="3"] .paction')).to_have_text("TO ACT")
+    expect(live.locator('.pbar[data-seat="2"] .badge.sb')).to_have_count(1)
+    expect(live.locator('.pbar[data-seat="3"] .badge.bb')).to_have_count(1)
+    live.reload()
+    expect(live.locator('.pbar[data-seat="2"] .paction')).to_have_text("CALL 35")
+    broadcast_shots(live, "overlay-live-reloaded-mid-street")
+
+    # The public overlay opened once the delay has passed: the same, from its delayed snapshot.
+    table.pass_delay()
+    public = open_overlay(context, table, live=False)
+    expect(public.locator('.pbar[data-seat="2"] .paction')).to_have_text("CALL 35")
+    expect(public.locator('.pbar[data-seat="2"] .badge.sb')).to_have_count(1)

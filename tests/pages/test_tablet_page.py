@@ -336,3 +336,21 @@ def test_BET_OUT_OF_TURN_from_a_device_is_reported_on_the_tablet(context: Any, t
     expect(tablet.locator("#msg")).to_have_class("msg bad")
     assert table.state()["last_event_id"] == before
     expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
+
+
+def test_tablet_opened_mid_deal_shows_blind_badges_and_the_cards_each_seat_holds(context: Any, table: LiveTable) -> None:
+    """Opened after the hand started (no hand_started on its stream): the snapshot alone gives the
+    SB/BB badges (BET-BLINDS) and one back per card at the seat, never which card (DEAL-HOLE-COUNT)."""
+    table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1])[:8])  # seat 2: two cards, 3 and 1: one
+    tablet = open_tablet(context, table)
+    expect(tablet.locator('.seat[data-seat="1"] .badge.btn')).to_have_count(1)
+    expect(tablet.locator('.seat[data-seat="2"] .badge.sb')).to_have_count(1)
+    expect(tablet.locator('.seat[data-seat="3"] .badge.bb')).to_have_count(1)
+    expect(tablet.locator('.seat[data-seat="2"] .seat-backs .card.back')).to_have_count(2)
+    expect(tablet.locator('.seat[data-seat="3"] .seat-backs .card.back')).to_have_count(1)
+    expect(tablet.locator('.seat[data-seat="1"] .seat-backs .card.back')).to_have_count(1)
+    assert face_cards(tablet) == []
+    shot(tablet, "dealer-tablet-mid-deal")
+    table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1])[8:])
+    expect(tablet.locator(".seat-backs .card.back")).to_have_count(6)
+    assert face_cards(tablet) == []

@@ -78,13 +78,7 @@
 
   /* ---------- drawing ---------- */
 
-  var blindSeats = null;   // from the last hand_started seen on the stream
-
   function render(v) {
-    if (blindSeats && v.inProgress) {
-      if (v.sbSeat === null) v.sbSeat = blindSeats.sb;
-      if (v.bbSeat === null) v.bbSeat = blindSeats.bb;
-    }
     view = v;
     $("table-name").textContent = v.tableName || $("table-name").textContent;
     $("hand-no").textContent = v.handNo === null ? "–" : v.handNo;
@@ -260,9 +254,11 @@
       // Face-down backs only: never the card identities (hole cards are secret here).
       if (v.inProgress && !s.folded && s.inHand !== false) {
         var backs = DP.el("div", "seat-backs");
+        // as many backs as cards lie at the seat: none before the deal, one mid-deal, three when a
+        // seat got an extra card (DEAL-HOLE-COUNT)
         var count = num(s.holeCount);
         if (count === null) count = s.hole.length || 2;
-        for (var c = 0; c < Math.min(count, 2); c++) backs.appendChild(DP.cardEl(null, "xs"));
+        for (var c = 0; c < Math.min(count, 4); c++) backs.appendChild(DP.cardEl(null, "xs"));
         box.appendChild(backs);
       }
       if (Number(s.bet) > 0) {
@@ -428,12 +424,6 @@
     conn = DP.connect({
       token: token,
       onState: function (snap) { render(DP.view(snap)); },
-      onEvent: function (data, ev) {
-        if (ev.type !== "table") return;
-        var b = DP.blindsFrom(data);
-        if (b) blindSeats = b;
-        else if (data.event && data.event.type === "hand_ended") blindSeats = null;
-      },
       onStatus: DP.statusBanner($("conn")),
       // refused device input (a shoe or camera report the rules reject): say it, it was not recorded
       onNotice: function (n) {

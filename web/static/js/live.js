@@ -361,9 +361,11 @@
           inHand: !folded && pick(s, ["in_hand"], true) !== false && ["out", "empty", "sitting out", "sitting-out", "busted", "away"].indexOf(state) < 0,
           sittingOut: pick(s, ["in_hand"], true) === false || ["out", "sitting out", "sitting-out", "busted", "away"].indexOf(state) >= 0,
           hole: cardList(hole),
-          holeCount: holeObj ? pick(holeObj, ["count"], null) : (hole ? cardList(hole).length : null),
+          // how many cards lie at the seat (the server's count, safe for every view)
+          holeCount: pick(s, ["hole_count"], null) !== null ? pick(s, ["hole_count"], null)
+            : holeObj ? pick(holeObj, ["count"], null) : (hole ? cardList(hole).length : null),
           shown: shown,
-          lastAction: pick(s, ["last_action", "action"], ""),
+          lastAction: DP.actionText(pick(s, ["last_action", "action"], null)),
           won: pick(s, ["won", "winnings"], 0),
           handName: pick(s, ["hand_name", "best_hand"], "")
         };
@@ -468,13 +470,17 @@
 
   // Blind seats, read from a 'table' message carrying hand_started (each seat's
   // posted blind), for snapshots that do not name them.
-  DP.blindsFrom = function (data) {
-    var e = data && data.event;
-    if (!e || e.type !== "hand_started" || !e.setup || !Array.isArray(e.setup.seats)) return null;
-    var posted = e.setup.seats.filter(function (s) { return Number(s.blind) > 0; })
-      .sort(function (a, b) { return Number(a.blind) - Number(b.blind); });
-    if (!posted.length) return null;
-    return { sb: posted.length > 1 ? posted[0].seat : null, bb: posted[posted.length - 1].seat };
+  // A seat's last action on this street as the snapshot gives it ({action, to, all_in}):
+  // "CALL 30", "RAISE TO 90", "ALL-IN 400", "CHECK", "FOLD"; "" for none.
+  DP.actionText = function (la) {
+    if (!la) return "";
+    if (typeof la !== "object") return String(la).toUpperCase();
+    var a = String(pick(la, ["action", "kind"], "") || "").toUpperCase();
+    var to = Number(pick(la, ["to", "amount"], 0)) || 0;
+    if (la.all_in && to) return "ALL-IN " + DP.chips(to);
+    if (to && (a === "CALL" || a === "BET")) return a + " " + DP.chips(to);
+    if (to && a === "RAISE") return "RAISE TO " + DP.chips(to);
+    return a;
   };
 
   DP.seatName = function (v, seat) {

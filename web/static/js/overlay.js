@@ -10,32 +10,12 @@
   var stage = $("stage");
   var live = stage.dataset.live === "true" || /\/live\/?$/.test(location.pathname);
 
-  // The last action of each seat on this street, from the journaled events the
-  // stream carries (the snapshot has stacks and bets, not who did what).
-  var lastAct = {};
-  function onTableEvent(data) {
-    var e = data && data.event;
-    if (!e) return;
-    if (e.type === "street_completed" || e.type === "hand_started" || e.type === "hand_ended") { lastAct = {}; return; }
-    if (e.type !== "action_taken" && e.type !== "bet_placed") return;
-    var a = String(e.action || "").toUpperCase();
-    var to = e.type === "bet_placed" ? Number(e.to) : (e.amount !== null && e.amount !== undefined ? Number(e.amount) : null);
-    if (a === "POST") return;
-    var text = a;
-    if (to && (a === "CALL" || a === "BET")) text = a + " " + DP.chips(to);
-    else if (to && a === "RAISE") text = "RAISE TO " + DP.chips(to);
-    if (e.all_in) text = "ALL-IN " + DP.chips(to);
-    lastAct[e.seat] = text;
-  }
-
   function actionText(s, v) {
     if (s.folded) return "FOLD";
     if (!v.inProgress) return "";
     if (s.allIn) return "ALL-IN";
     if (v.toAct === s.seat && v.inProgress) return "TO ACT";
-    var a = s.lastAction || lastAct[s.seat];
-    if (a && typeof a === "object") a = DP.pick(a, ["action", "kind"], "");
-    return a ? String(a).toUpperCase() : "";
+    return s.lastAction;  // the snapshot's, so a reload mid-street shows it too
   }
 
   function renderPlayers(v) {
@@ -67,6 +47,8 @@
       top.appendChild(DP.el("span", "pseat", s.seat));
       top.appendChild(DP.el("span", "pname-text", s.name || "Seat " + s.seat));
       if (v.button === s.seat) top.appendChild(DP.el("span", "badge btn", "D"));
+      if (v.sbSeat === s.seat) top.appendChild(DP.el("span", "badge sb", "SB"));
+      if (v.bbSeat === s.seat) top.appendChild(DP.el("span", "badge bb", "BB"));
       main.appendChild(top);
       var act = actionText(s, v);
       var sub = DP.el("div", "paction", winners[s.seat] ? "WINS " + DP.chips(winners[s.seat]) : act);
@@ -161,7 +143,6 @@
         }
         render(snap);
       },
-      onEvent: function (data, ev) { if (ev.type === "table") onTableEvent(data); },
       onStatus: DP.statusBanner($("conn")),
       onAuthError: refused
     });
