@@ -65,7 +65,8 @@ _SHOWDOWN = Phase.SHOWDOWN
 _COMPLETE = Phase.COMPLETE
 
 __all__ = [
-    "Hand", "act_in_place", "apply", "apply_events", "apply_in_place", "deal_hole_in_place", "replay", "start_hand",
+    "Hand", "act_in_place", "apply", "apply_events", "apply_in_place", "deal_board_in_place", "deal_hole_in_place",
+    "replay", "start_hand",
 ]
 
 
@@ -194,6 +195,14 @@ def deal_hole_in_place(state: HandState, seat: int, cards: tuple[Card | None, ..
     if state.phase is _COMPLETE:
         _refuse_over(state, HoleCardsDealt)
     _deal_hole(state, seat, cards)
+    state.entries += 1
+
+
+def deal_board_in_place(state: HandState, cards: tuple[Card, ...]) -> None:
+    """``apply_in_place(state, BoardDealt(cards))`` without building the entry (see above)."""
+    if state.phase is _COMPLETE:
+        _refuse_over(state, BoardDealt)
+    _deal_board(state, cards, None)
     state.entries += 1
 
 

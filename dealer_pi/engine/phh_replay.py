@@ -55,7 +55,14 @@ from .events import (
     MisdealDeclared,
     WinnersDeclared,
 )
-from .hand import act_in_place, apply_events, apply_in_place, deal_hole_in_place, start_hand
+from .hand import (
+    act_in_place,
+    apply_events,
+    apply_in_place,
+    deal_board_in_place,
+    deal_hole_in_place,
+    start_hand,
+)
 from .observations import ActionKind
 from .phh import (
     Action,
@@ -215,6 +222,8 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
                 act_in_place(st, seat_of[a.player], _RAISE, a.amount)
             elif isinstance(a, CheckCall) and st.phase is _BETTING:
                 act_in_place(st, seat_of[a.player], _CALL)
+            elif isinstance(a, DealBoard):
+                deal_board_in_place(st, a.cards)
             else:
                 entry = _entry(st, a, seat_of)
                 if entry is not None:
