@@ -49,10 +49,11 @@ _OBSERVATION = {
         "zone": {"type": "string", "description": "seat:N, board, burn, muck or shoe"},
         "face_up": {"type": "boolean"},
         "card": {"type": ["string", "null"], "description": "Ah-style or null when unread"},
-        "confidence": {"type": "number"},
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         "single_chip": {"type": "boolean"},
-        "declared": {"type": "string"},
-        "declared_amount": {"type": "integer"},
+        "declared": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"],
+                     "description": "chips: what the player said (BET-VERBAL)"},
+        "declared_amount": {"type": "integer", "minimum": 1, "description": "chips: the amount said, raise TO"},
         "source": {"type": "string"},
         "ts_ms": {"type": "integer"},
     },
@@ -125,16 +126,57 @@ _SETUP = {
         "file's header. Posting one starts a new session whose first hand is dealt in at once."
     ),
     "required": ["seats", "blinds", "button"],
+    "additionalProperties": False,
     "properties": {
         "profile": {"type": "string", "description": "rule profile: standard, roberts, house-pig, online"},
         "overrides": {"type": "object", "description": "single profile options"},
         "structure": {"type": "string", "enum": ["no-limit", "pot-limit", "limit"]},
-        "blinds": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+        "blinds": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
+                   "description": "[small blind, big blind]; the big blind at least 1"},
         "ante": {"type": "integer", "minimum": 0},
         "button": {"type": "integer", "minimum": 1, "maximum": 10},
-        "seats": {"type": "object", "additionalProperties": {"type": "integer"}, "description": 'seat "1".."10" -> stack'},
-        "names": {"type": "object", "additionalProperties": {"type": "string"}, "description": 'seat -> player name'},
+        "seats": {"type": "object", "propertyNames": {"pattern": "^([1-9]|10)$"},
+                  "additionalProperties": {"type": "integer", "minimum": 0},
+                  "description": 'seat "1".."10" -> stack (a number, not an object); at least two stacks above 0'},
+        "names": {"type": "object", "propertyNames": {"pattern": "^([1-9]|10)$"},
+                  "additionalProperties": {"type": "string"},
+                  "description": "seat -> player name; each seat named must be in seats"},
     },
+}
+
+_SETUP_EXAMPLES = {
+    "home-game": {"summary": "three players, names given", "value": {
+        "profile": "standard", "structure": "no-limit", "blinds": [5, 10], "ante": 0, "button": 1,
+        "seats": {"1": 1000, "3": 800, "7": 1200}, "names": {"1": "Ann", "3": "Bob", "7": "Cy"}}},
+}
+
+# In this order they are all accepted by a table freshly set up with seats 1-3 and the button on 1
+# (tests/api checks that against the real server).
+_OBSERVATION_EXAMPLES = {
+    "shoe-draw": {"summary": "the shoe let a card out (card null: a shoe that only counts)",
+                  "value": {"type": "shoe_draw", "card": "Ah", "source": "shoe"}},
+    "card-seen": {"summary": "the camera saw it face up at seat 2 (DEAL-HOLE-EXPOSED raises alert a1)",
+                  "value": {"type": "card_seen", "zone": "seat:2", "face_up": True, "card": "Ah", "confidence": 0.98,
+                            "source": "camera"}},
+    "decision": {"summary": "the dealer answers an alert",
+                 "value": {"type": "decision", "alert_id": "a1", "decision": "dismiss"}},
+    "card-left": {"summary": "the card left the seat", "value": {"type": "card_left", "zone": "seat:2", "card": None,
+                                                                  "source": "camera"}},
+    "action": {"summary": "seat 1 raises to 30", "value": {"type": "action", "seat": 1, "action": "raise", "amount": 30}},
+    "chips": {"summary": "seat 2 pushes one 100 chip saying 'call' (BET-OVERSIZED-CHIP, BET-VERBAL)",
+              "value": {"type": "chips", "seat": 2, "amount": 100, "single_chip": True, "declared": "call"}},
+    "undo": {"summary": "take back the last dealer entry", "value": {"type": "dealer", "declare": "undo"}},
+    "fold": {"summary": "a fold needs no amount", "value": {"type": "action", "seat": 2, "action": "fold"}},
+}
+
+_CLOCK_EXAMPLES = {
+    "set-levels": {"summary": "a two-level structure", "value": {"action": "set_levels", "levels": [
+        {"small_blind": 5, "big_blind": 10, "minutes": 20}, {"small_blind": 10, "big_blind": 20, "ante": 2, "minutes": 20},
+        {"small_blind": 0, "big_blind": 1, "minutes": 10, "break": True}]}},
+    "start": {"summary": "start the clock", "value": {"action": "start"}},
+    "set-level": {"summary": "jump to level 2", "value": {"action": "set_level", "level": 2}},
+    "shot-clock": {"summary": "call the clock on seat 3 (BET-CLOCK)", "value": {"action": "shot_clock", "seat": 3, "seconds": 30}},
+    "shot-clock-stop": {"summary": "stop it", "value": {"action": "shot_clock_stop"}},
 }
 
 _DEVICES = {
@@ -287,7 +329,8 @@ SPEC: dict[str, Any] = {
         "/api/observations": {
             "post": {
                 "summary": "Enter one observation (dealer): an action, a declaration, an alert decision...",
-                "requestBody": {"required": True, "content": {"application/json": {"schema": _OBSERVATION}}},
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": _OBSERVATION, "examples": _OBSERVATION_EXAMPLES}}},
                 "responses": {
                     "200": _json({"type": "object", "properties": {"accepted": {"type": "boolean"}, "events": {"type": "array", "items": _EVENT}, "last_event_id": {"type": "integer"}}}, "accepted and journaled; the events it caused (dealer view)"),
                     **_ERRORS,
@@ -305,7 +348,8 @@ SPEC: dict[str, Any] = {
             "post": {
                 "summary": "Replace the setup between hands (dealer); 409 while a hand is running (BET-TABLE-STAKES, TABLE-REBUY)",
                 "parameters": [_TOKEN_PARAM, {"name": "void_hand", "in": "query", "required": False, "schema": {"type": "string", "enum": ["1"]}, "description": "void the running hand (its chips go back as the new setup says) and start over"}],
-                "requestBody": {"required": True, "content": {"application/json": {"schema": _SETUP}}},
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": _SETUP, "examples": _SETUP_EXAMPLES}}},
                 "responses": {
                     "200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}),
                     **_ERRORS,
@@ -341,7 +385,8 @@ SPEC: dict[str, Any] = {
                                     "seat": {"type": "integer", "minimum": 1, "maximum": 10},
                                     "seconds": {"type": "integer", "minimum": 1, "maximum": 600},
                                 },
-                            }
+                            },
+                            "examples": _CLOCK_EXAMPLES,
                         }
                     },
                 },
