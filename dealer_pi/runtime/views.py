@@ -19,10 +19,14 @@ type that carries a card the way an old one does is covered too:
 >>> a = {"type": "alert_raised", "rule": "DEAL-HOLE-COUNT", "remedy": "Ah goes back on top", "card": "Ah"}
 >>> redact_event(a, "dealer")["remedy"], redact_event(a, "live")["remedy"]
 ('a card goes back on top', 'a card goes back on top')
+>>> redact_event(dict(a, remedy="Qs was burned, not the extra card Ah", card="Qs"), "live")["remedy"]
+'a card was burned, not the extra card a card'
+
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 VIEWS: Final = ("dealer", "live", "public")
@@ -42,6 +46,8 @@ EXPOSED_RULES: Final = frozenset({
 # Observations carried inside events (an alert's trigger) whose card identity is secret:
 # a smart shoe reads every card it lets out, and a face-down card seen in a seat is a hole card.
 _SECRET_OBS: Final = frozenset({"shoe_draw"})
+# A card's name as the engine writes it (Card.__str__): "Ah", "Tc".
+_CARD_NAME: Final = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 
 
 def _blank(value: Any) -> Any:
@@ -56,10 +62,13 @@ def _walk(node: Any, view: str) -> Any:
     if not isinstance(node, dict):
         return node
     kind = node.get("type")
-    if kind == "alert_raised" and node.get("card") and node.get("rule") not in EXPOSED_RULES:
-        name = str(node["card"])
-        node = {k: (v.replace(name, "a card") if isinstance(v, str) and k != "rule" else v) for k, v in node.items()}
-        node["card"] = None
+    if kind == "alert_raised" and node.get("rule") not in EXPOSED_RULES:
+        # Every card the text names, not only the alert's own: "X was burned, not the extra card Y"
+        # names a burn and a card back on top of the deck.
+        node = {k: (_CARD_NAME.sub("a card", v) if isinstance(v, str) and k not in ("rule", "type", "alert_id") else v)
+                for k, v in node.items()}
+        if "card" in node:
+            node["card"] = None
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key in ("card", "cards"):

@@ -111,6 +111,11 @@ def _card_strings(text: str) -> set[str]:
     return set(re.findall(r'"([2-9TJQKA][cdhs])"', text))
 
 
+def _card_names(text: str) -> set[str]:
+    """Every card named anywhere in ``text``, inside sentences too ("put 6c back on top")."""
+    return set(re.findall(r"\b[2-9TJQKA][cdhs]\b", text))
+
+
 def test_DEAL_NO_RABBIT_dealer_token_never_sees_a_hole_card(live: Any) -> None:
     holes = {c for cards in H.hole_cards_of_first_hand().values() for c in cards}
     deal = H.checked_down_hand()[:12]  # the hole-card deal, shoe reading every card
@@ -284,9 +289,29 @@ def test_DEAL_NO_RABBIT_a_card_that_becomes_the_burn_is_named_in_no_view(live: A
     for token in (H.DEALER, H.PRODUCER, None):
         seen = live.get("/api/state", token).get_data(as_text=True) + _read_stream(live, token, last_event_id=0)
         assert "DEAL-HOLE-COUNT" in seen
-        assert extra not in _card_strings(seen), token
+        assert extra not in _card_names(seen), token
     assert live.get("/api/hands", H.PRODUCER).json["hands"][0]["hand"] == 1
-    assert extra not in _card_strings(live.get("/api/hands/1", H.PRODUCER).get_data(as_text=True))
+    assert extra not in _card_names(live.get("/api/hands/1", H.PRODUCER).get_data(as_text=True))
+
+
+def test_DEAL_NO_RABBIT_a_wrong_burn_after_an_extra_card_names_neither_card_in_any_view(live: Any) -> None:
+    """The extra card should have been the burn; another is burned instead: the alert's text names the
+    burn and the extra card (now back in the deck). Neither identity reaches a view."""
+    obs, extra = _extra_card_hand()
+    cut = next(i for i, o in enumerate(obs) if o.get("zone") == "burn")
+    wrong = str(FULL_DECK[-1])
+    obs = obs[:cut - 1] + [{"type": "shoe_draw", "card": wrong, "source": "shoe"}, obs[cut]]
+    live.feed(obs)
+    raised = [ev.body for ev in live.runtime.journal.iter_events(0, 10_000) if ev.body["type"] == "alert_raised"]
+    assert any(wrong in a["remedy"] and extra in a["remedy"] for a in raised)  # the engine names both
+    live.clock.now += 301_000
+    live.runtime.publisher.poke()
+    top = live.get("/api/state", H.DEALER).json["last_event_id"]
+    H.wait_for(lambda: live.get("/api/state").json["last_event_id"] == top)
+    for token in (H.DEALER, H.PRODUCER, None):
+        seen = live.get("/api/state", token).get_data(as_text=True) + _read_stream(live, token, last_event_id=0)
+        assert "was burned" in seen
+        assert not ({wrong, extra} & _card_names(seen)), token
 
 
 def test_void_hand_setup_keeps_the_snapshot_hand_number_with_the_events(live: Any) -> None:
