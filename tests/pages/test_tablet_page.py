@@ -354,3 +354,45 @@ def test_tablet_opened_mid_deal_shows_blind_badges_and_the_cards_each_seat_holds
     table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1])[8:])
     expect(tablet.locator(".seat-backs .card.back")).to_have_count(6)
     assert face_cards(tablet) == []
+
+
+def test_BET_OVERSIZED_CHIP_and_BET_VERBAL_chips_entered_on_the_tablet(context: Any, table: LiveTable) -> None:
+    """The dealer enters what was pushed (and said); the engine decides what it means."""
+    deal_hole_cards(table)
+    tablet = open_tablet(context, table)
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
+
+    # One 100 chip, nothing said, facing the big blind preflop: a call (000 §11b), 90 goes back.
+    tablet.click("#chips-open")
+    expect(tablet.locator("#chips-seat")).to_have_text("Ann")
+    tablet.fill("#chips-amount", "100")
+    tablet.check("#chips-single")
+    shot(tablet, "dealer-tablet-chips")
+    tablet.click("#chips-ok")
+    expect(tablet.locator("#msg")).to_have_text("Ann: 100 in one chip")
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
+    seats = table.state()["table"]["table"]["seats"]
+    assert (seats["1"]["bet"], seats["1"]["stack"]) == (10, 990)
+    assert seats["1"]["last_action"]["action"] == "call"
+
+    # 40 in chips with "raise to 30" said: the words win (BET-VERBAL), a raise to 30.
+    tablet.click("#chips-open")
+    tablet.fill("#chips-amount", "40")
+    tablet.select_option("#chips-declared", "raise")
+    expect(tablet.locator("#chips-declared-amount")).to_be_visible()
+    tablet.fill("#chips-declared-amount", "30")
+    tablet.click("#chips-ok")
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 3 · Cy")
+    seats = table.state()["table"]["table"]["seats"]
+    assert (seats["2"]["bet"], seats["2"]["stack"]) == (30, 970)
+    assert seats["2"]["last_action"] == {"action": "raise", "to": 30, "all_in": False}
+    expect(tablet.locator('.seat[data-seat="2"] .seat-state')).to_have_text("RAISE TO 30")
+
+    # Nothing entered: the sheet says so and posts nothing.
+    before = table.state()["last_event_id"]
+    tablet.click("#chips-open")
+    tablet.click("#chips-ok")
+    expect(tablet.locator("#chips")).to_be_visible()
+    assert table.state()["last_event_id"] == before
+    tablet.click("#chips-cancel")
+    expect(tablet.locator("#chips")).to_be_hidden()

@@ -319,6 +319,7 @@
     var allInTo = v.allInTo !== null && v.allInTo !== undefined ? v.allInTo : (me && me.stack !== null ? (num(me.stack) || 0) + (num(me.bet) || 0) : null);
     $("allin-amt").textContent = acting && allInTo !== null ? DP.chips(allInTo) : "";
     $("undo").disabled = false;
+    $("chips-open").disabled = !acting;
   }
 
   function showAmount() {
@@ -386,6 +387,38 @@
     var problem = keyValue ? amountProblem(Number(keyValue), view) : "";
     $("keypad-hint").textContent = problem || "min " + DP.chips(view.minTo) + " · max " + DP.chips(view.maxTo);
     $("keypad-hint").classList.toggle("bad", !!problem);
+  }
+
+  /* ---------- chips pushed (the engine decides what they mean) ---------- */
+
+  function openChips() {
+    var v = view;
+    if (!v || v.toAct === null || !v.inProgress) { say("Nobody is to act", "bad"); return; }
+    $("chips-seat").textContent = DP.seatName(v, v.toAct);
+    $("chips-seat").dataset.seat = v.toAct;
+    $("chips-amount").value = "";
+    $("chips-single").checked = false;
+    $("chips-declared").value = "";
+    $("chips-declared-amount").value = "";
+    $("chips-declared-amount-row").hidden = true;
+    $("chips-hint").textContent = "";
+    $("chips").hidden = false;
+    $("chips-amount").focus();
+  }
+  function chipsObservation() {
+    var amountIn = Number($("chips-amount").value);
+    if (!(amountIn >= 1) || Math.floor(amountIn) !== amountIn) return "Enter the chips put forward (a whole number)";
+    var obs = { type: "chips", seat: Number($("chips-seat").dataset.seat), amount: amountIn, single_chip: $("chips-single").checked };
+    var said = $("chips-declared").value;
+    if (said) {
+      obs.declared = said;
+      var to = $("chips-declared-amount").value;
+      if (to !== "" && !$("chips-declared-amount-row").hidden) {
+        if (!(Number(to) >= 1)) return "The amount said must be a whole number of at least 1";
+        obs.declared_amount = Number(to);
+      }
+    }
+    return obs;
   }
 
   /* ---------- confirmation for the big, irreversible buttons ---------- */
@@ -463,6 +496,20 @@
     showAmount();
   });
   $("shot-clock").addEventListener("click", shotClock);
+  $("chips-open").addEventListener("click", openChips);
+  $("chips-cancel").addEventListener("click", function () { $("chips").hidden = true; });
+  $("chips-declared").addEventListener("change", function () {
+    $("chips-declared-amount-row").hidden = ["bet", "raise"].indexOf($("chips-declared").value) < 0;
+  });
+  $("chips-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var obs = chipsObservation();
+    if (typeof obs === "string") { $("chips-hint").textContent = obs; $("chips-hint").classList.add("bad"); return; }
+    $("chips").hidden = true;
+    var label = DP.seatName(view, obs.seat) + ": " + DP.chips(obs.amount) + (obs.single_chip ? " in one chip" : " in chips") +
+      (obs.declared ? ", said " + obs.declared + (obs.declared_amount ? " " + DP.chips(obs.declared_amount) : "") : "");
+    post(obs, label);
+  });
   setInterval(function () { if (shot) drawShot(); }, 500);
   $("undo").addEventListener("click", function () { post({ type: "dealer", declare: "undo" }, "Last entry undone"); });
   $("misdeal").addEventListener("click", function () {
