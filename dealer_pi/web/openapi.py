@@ -217,7 +217,9 @@ _SNAPSHOT = {
         "(producer, hole cards undelayed, each read audited), public (the state as it was delay_s seconds "
         "ago, with the hole cards of that moment). table is TableSession.snapshot() of the engine with "
         "the secrets taken out (snapshot(secrets=False): keys table, hand, pots, alerts, procedure, "
-        "observations); hole_cards carries the hole cards where the view allows (seat -> two cards, null "
+        "observations; table.seats[N] has hole_count, the number of cards at the seat, and last_action "
+        "{action, to, all_in} on this street or null; hand has small_blind_seat (null: dead small blind) and "
+        "big_blind_seat); hole_cards carries the hole cards where the view allows (seat -> two cards, null "
         "for an unread one), null otherwise. Burned and undealt cards appear in no view."
     ),
     "required": ["view", "last_event_id", "as_of_ms", "table", "hole_cards", "clock", "devices"],

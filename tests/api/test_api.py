@@ -250,6 +250,14 @@ def test_a_journal_that_cannot_be_written_refuses_the_input_and_loses_nothing(li
 # -------------------------------------------------------------------- gaps a page opened mid-hand would see
 
 
+def _past_the_delay(live: Any) -> None:
+    """Move the clock past the stream delay and wait until the public view has caught up."""
+    live.clock.now += 301_000
+    live.runtime.publisher.poke()
+    top = live.get("/api/state", H.DEALER).json["last_event_id"]
+    H.wait_for(lambda: live.get("/api/state").json["last_event_id"] == top)
+
+
 def _extra_card_hand() -> tuple[list[dict[str, Any]], str]:
     """A hand where seat 2 gets a third card (DEAL-HOLE-COUNT): it goes back on top and is the
     burn before the flop; the hand then goes to the river, where a bet wins it."""
@@ -282,10 +290,7 @@ def test_DEAL_NO_RABBIT_a_card_that_becomes_the_burn_is_named_in_no_view(live: A
     live.feed(obs)
     raised = [ev.body for ev in live.runtime.journal.iter_events(0, 10_000) if ev.body["type"] == "alert_raised"]
     assert any(a["rule"] == "DEAL-HOLE-COUNT" and extra in a["remedy"] for a in raised)  # the engine names it
-    live.clock.now += 301_000  # past the delay: the public view has the whole hand too
-    live.runtime.publisher.poke()
-    top = live.get("/api/state", H.DEALER).json["last_event_id"]
-    H.wait_for(lambda: live.get("/api/state").json["last_event_id"] == top)
+    _past_the_delay(live)
     for token in (H.DEALER, H.PRODUCER, None):
         seen = live.get("/api/state", token).get_data(as_text=True) + _read_stream(live, token, last_event_id=0)
         assert "DEAL-HOLE-COUNT" in seen
@@ -304,10 +309,7 @@ def test_DEAL_NO_RABBIT_a_wrong_burn_after_an_extra_card_names_neither_card_in_a
     live.feed(obs)
     raised = [ev.body for ev in live.runtime.journal.iter_events(0, 10_000) if ev.body["type"] == "alert_raised"]
     assert any(wrong in a["remedy"] and extra in a["remedy"] for a in raised)  # the engine names both
-    live.clock.now += 301_000
-    live.runtime.publisher.poke()
-    top = live.get("/api/state", H.DEALER).json["last_event_id"]
-    H.wait_for(lambda: live.get("/api/state").json["last_event_id"] == top)
+    _past_the_delay(live)
     for token in (H.DEALER, H.PRODUCER, None):
         seen = live.get("/api/state", token).get_data(as_text=True) + _read_stream(live, token, last_event_id=0)
         assert "was burned" in seen
@@ -326,10 +328,7 @@ def test_void_hand_setup_keeps_the_snapshot_hand_number_with_the_events(live: An
 def test_snapshot_has_blind_seats_hole_counts_and_last_actions_for_every_view(live: Any) -> None:
     deck = [str(c) for c in FULL_DECK]
     live.feed(H.hole_deal(deck, [2, 3, 1])[:8])  # mid-deal: seat 2 has two cards, 3 and 1 one each
-    live.clock.now += 301_000
-    live.runtime.publisher.poke()
-    top = live.get("/api/state", H.DEALER).json["last_event_id"]
-    H.wait_for(lambda: live.get("/api/state").json["last_event_id"] == top)
+    _past_the_delay(live)
     for token in (H.DEALER, H.PRODUCER, None):
         t = live.get("/api/state", token).json["table"]
         assert (t["hand"]["small_blind_seat"], t["hand"]["big_blind_seat"]) == (2, 3)
