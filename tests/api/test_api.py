@@ -336,3 +336,16 @@ def test_snapshot_has_blind_seats_hole_counts_and_last_actions_for_every_view(li
     live.feed(H.hole_deal(deck, [2, 3, 1])[8:] + [{"type": "action", "seat": 1, "action": "raise", "amount": 30}])
     seats = live.get("/api/state", H.DEALER).json["table"]["table"]["seats"]
     assert seats["1"]["last_action"] == {"action": "raise", "to": 30, "all_in": False}
+
+
+def test_TABLE_BUTTON_undoing_a_new_hand_takes_its_number_back(live: Any) -> None:
+    live.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1])
+              + [{"type": "action", "seat": 1, "action": "fold"}, {"type": "action", "seat": 2, "action": "fold"},
+                 {"type": "dealer", "declare": "new hand"}])
+    assert live.get("/api/state", H.DEALER).json["table"]["table"]["hand_number"] == 2
+    live.feed([{"type": "dealer", "declare": "undo"}])
+    assert live.get("/api/state", H.DEALER).json["table"]["table"]["hand_number"] == 1
+    live.feed([{"type": "dealer", "declare": "new hand"}])
+    snap = live.get("/api/state", H.DEALER).json
+    started = [ev.hand for ev in live.runtime.journal.iter_events(0, snap["last_event_id"]) if ev.body["type"] == "hand_started"]
+    assert started == [1, 2, 2] and snap["table"]["table"]["hand_number"] == 2
