@@ -66,7 +66,7 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     frames = [render_table_frame(TABLE, seed=s) for s in range(args.frames)]
-    pipe = VisionPipeline(Detector(), PixelZones(default_zone_centres(1280, 720), 200, 110))
+    pipe = VisionPipeline(Detector(follow_scale=True), PixelZones(default_zone_centres(1280, 720), 200, 110))
     found = len(pipe.cards(frames[0]))
     ts = iter(range(0, 10**9, 66))
     full = timed(lambda f: pipe.process(next(ts), f), frames)

@@ -29,10 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dealer_pi.engine.cards import FULL_DECK  # noqa: E402
 from dealer_pi.vision.faces import CARD_H, FONTS, FaceStyle, render_back, render_face  # noqa: E402
 from dealer_pi.vision.glyphs import FEATURES, GlyphParams, features, find_blobs, hypotheses_from_blobs  # noqa: E402
-from dealer_pi.vision.recogniser import RANKS, SUITS, IndexModel, Mlp, rank_part, suit_part  # noqa: E402
+from dealer_pi.vision.recogniser import RANKS, SUITS, IndexModel, rank_part, suit_part  # noqa: E402
 
 NONE_CLASS = 52
 from dealer_pi.vision.render import Placement, camera_faults, card_homography, compose, felt  # noqa: E402
+from dealer_pi.vision.training import train  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "index_mlp.npz"
 
@@ -151,52 +152,6 @@ def label_scene(frame, placements, boxes, top, params: GlyphParams):
     return features(blobs, hyps), labels
 
 
-def train(x: np.ndarray, y: np.ndarray, n_classes: int, rng: np.random.Generator, hidden: int = 96, epochs: int = 30) -> Mlp:
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0) + 0.05
-    xn = (x - mean) / scale
-    w1 = rng.normal(0, math.sqrt(2 / x.shape[1]), (x.shape[1], hidden)).astype(np.float32)
-    b1 = np.zeros(hidden, np.float32)
-    w2 = rng.normal(0, math.sqrt(1 / hidden), (hidden, n_classes)).astype(np.float32)
-    b2 = np.zeros(n_classes, np.float32)
-    params = [w1, b1, w2, b2]
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    step = 0
-    batch = 256
-    for epoch in range(epochs):
-        lr = 2e-3 * (0.5 * (1 + math.cos(math.pi * epoch / epochs)))
-        order = rng.permutation(len(xn))
-        loss_sum = 0.0
-        for s in range(0, len(order), batch):
-            idx = order[s : s + batch]
-            xb = xn[idx] + rng.normal(0, 0.1, (len(idx), xn.shape[1])).astype(np.float32)
-            yb = y[idx]
-            h = np.maximum(0, xb @ w1 + b1)
-            z = h @ w2 + b2
-            z -= z.max(axis=1, keepdims=True)
-            p = np.exp(z)
-            p /= p.sum(axis=1, keepdims=True)
-            loss_sum += float(-np.log(p[np.arange(len(idx)), yb] + 1e-9).sum())
-            g = p
-            g[np.arange(len(idx)), yb] -= 1
-            g /= len(idx)
-            gw2 = h.T @ g + 1e-4 * w2
-            gb2 = g.sum(axis=0)
-            gh = (g @ w2.T) * (h > 0)
-            gw1 = xb.T @ gh + 1e-4 * w1
-            gb1 = gh.sum(axis=0)
-            step += 1
-            for p_, g_, m_, v_ in zip(params, [gw1, gb1, gw2, gb2], m, v):
-                m_ *= 0.9
-                m_ += 0.1 * g_
-                v_ *= 0.999
-                v_ += 0.001 * g_ * g_
-                p_ -= lr * (m_ / (1 - 0.9**step)) / (np.sqrt(v_ / (1 - 0.999**step)) + 1e-8)
-        print(f"epoch {epoch + 1}/{epochs} loss {loss_sum / len(order):.4f}", flush=True)
-    return Mlp(w1, b1, w2, b2, mean.astype(np.float32), scale.astype(np.float32))
-
-
 def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Samples from ``n`` scenes; each chunk has its own seed, so workers do not change the result."""
     seed, chunk, n = args
@@ -251,9 +206,9 @@ def main() -> int:
     yr = np.where(y == NONE_CLASS, RANKS, y // 4)
     ys = np.where(y == NONE_CLASS, SUITS, y % 4)
     print("rank network")
-    rank = train(rank_part(x[tr]), yr[tr], RANKS + 1, rng, epochs=args.epochs)
+    rank = train(rank_part(x[tr]), yr[tr], RANKS + 1, rng, epochs=args.epochs, log=print)
     print("suit network")
-    suit = train(suit_part(x[tr]), ys[tr], SUITS + 1, rng, epochs=args.epochs)
+    suit = train(suit_part(x[tr]), ys[tr], SUITS + 1, rng, epochs=args.epochs, log=print)
     model = IndexModel(rank, suit)
     pr, ps = model.probs(x[val])
     print(f"held-out synthetic accuracy: rank {float((pr.argmax(1) == yr[val]).mean()):.4f}, suit {float((ps.argmax(1) == ys[val]).mean()):.4f}")

@@ -41,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     det.add_argument("--draw", metavar="OUT", help="write the picture with the cards drawn on")
     det.add_argument("--layout", help="table layout TOML (markers, zones); default: the built-in one")
     det.add_argument("--enrolment", help="the venue's deck enrolment (from `vision enrol`)")
-    det.add_argument("--min-confidence", type=float, default=0.8)
+    det.add_argument("--min-confidence", type=float, default=0.9, help="below this a card is reported as unknown (default 0.9)")
     cal = sub.add_parser("calibrate", help="fit the camera-to-table homography from the markers")
     cal.add_argument("image")
     cal.add_argument("--layout")
@@ -123,7 +123,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _enrol(args: argparse.Namespace) -> int:
     from dealer_pi.vision.enrol import enrol_folder
-    from dealer_pi.vision.recogniser import Recogniser
+    from dealer_pi.vision.recogniser import NOT_INDEX, Recogniser
 
     enrolment, problems = enrol_folder(Recogniser(), args.folder)
     for p in problems:
@@ -131,8 +131,8 @@ def _enrol(args: argparse.Namespace) -> int:
     if not len(enrolment):
         raise InputError(args.folder, "no card could be enrolled")
     enrolment.save(args.out)
-    cards = len(set(enrolment.labels.tolist()))
-    print(f"enrolled {cards} card(s) ({len(enrolment)} glyph pairs) into {args.out}")
+    cards = len({int(v) for v in enrolment.labels.tolist()} - {NOT_INDEX})
+    print(f"enrolled {cards} card(s) ({len(enrolment)} corner indices) and adapted the reader; saved to {args.out}")
     return 0
 
 

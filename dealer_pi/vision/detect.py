@@ -118,18 +118,31 @@ def paper_fraction(bgr: np.ndarray, mask: np.ndarray) -> float:
 class Detector:
     """Finds every card in a frame. Reuse one per camera: loading the model takes a moment."""
 
-    def __init__(self, recogniser: Recogniser | None = None, felt_bgr: tuple[int, int, int] | None = None, card_height_px: float = 0.0) -> None:
+    def __init__(
+        self,
+        recogniser: Recogniser | None = None,
+        felt_bgr: tuple[int, int, int] | None = None,
+        card_height_px: float = 0.0,
+        follow_scale: bool = False,
+    ) -> None:
+        """``follow_scale``: for a camera stream, reuse the glyph size of the last frame (much faster)."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
         self.last_region: np.ndarray | None = None  # the last frame's not-felt mask
+        self.follow_scale = follow_scale
+        self.glyph_px = 0.0
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         felt = self.felt if self.felt is not None else felt_colour(bgr)
         use_regions = is_felt_like(felt)
         region = not_felt(bgr, felt) if use_regions else None
         self.last_region = region
-        reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None)
+        reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px)
+        if self.follow_scale:
+            sizes = [r.size for r in reads if r.card is not None]
+            # The camera does not zoom: once cards are read, later frames look for glyphs of that size.
+            self.glyph_px = float(np.median(sizes)) if len(sizes) >= 2 else 0.0
         cards = self._group_reads(reads)
         if region is None:
             return cards

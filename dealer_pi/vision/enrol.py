@@ -1,15 +1,17 @@
 """Deck enrolment: the venue shows each card of its own deck once.
 
-For a picture of a known card, the index pairs that the network finds most
-like that card are kept as feature rows; at play time the recogniser lets
-close enrolled rows vote (see :class:`~dealer_pi.vision.recogniser.Enrolment`).
-Enrolling a folder needs one picture per card, named by the card (``Ah.png``,
-``Td.jpg``); the card may lie anywhere in the picture, at any angle.
+In a picture of known cards, the index pairs that the networks find most like
+each card become that card's examples; the other pairs in the picture (pips,
+court-card art) become "not an index" examples. :meth:`Enrolment.fit` then
+fine-tunes the networks on them. Enrolling a folder needs one picture per
+card, named by the card (``Ah.png``, ``Td.jpg``); the card may lie anywhere
+in the picture, at any angle.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 
 import numpy as np
@@ -17,61 +19,96 @@ import numpy as np
 from dealer_pi.engine.cards import Card
 from dealer_pi.engine.errors import InputError
 
-from .glyphs import FEATURES, features, find_blobs, hypotheses_from_blobs
+from .glyphs import Hypothesis, features, find_blobs, hypotheses_from_blobs
 from .recogniser import Enrolment, Recogniser
 from .sources import read_image
 
+Box = tuple[float, float, float, float]
 
-def rows_for_card(
+
+def _inside(h: Hypothesis, box: Box) -> bool:
+    x0, y0, x1, y1 = box
+    return x0 <= h.rank_xy[0] <= x1 and y0 <= h.rank_xy[1] <= y1
+
+
+def enrol_picture(
     recogniser: Recogniser,
+    enrolment: Enrolment,
     bgr: np.ndarray,
-    card: Card,
-    box: tuple[float, float, float, float] | None = None,
-    max_rows: int = 2,
-) -> np.ndarray:
-    """Feature rows of the index pairs most like ``card`` (inside ``box`` = x0, y0, x1, y1 if given)."""
+    cards: list[tuple[Card, Box | None]],
+    rng: np.random.Generator,
+    per_card: int = 2,
+    negatives_per_card: int = 6,
+) -> int:
+    """Add examples from one picture; ``cards`` lists each card shown (and where, if known).
+
+    Returns how many index examples were added.
+    """
     variants = [recogniser.params]
     if recogniser.both_polarities:
         variants.append(dataclasses.replace(recogniser.params, light_print=True))
-    best: list[tuple[float, np.ndarray]] = []
-    for params in variants:
+    hyps: list[Hypothesis] = []
+    rows = []
+    comps: list[set[tuple[int, int]]] = []
+    for v, params in enumerate(variants):
         blobs = find_blobs(bgr, params)
-        hyps = hypotheses_from_blobs(blobs, params)
-        if box is not None:
-            x0, y0, x1, y1 = box
-            hyps = [h for h in hyps if x0 <= h.rank_xy[0] <= x1 and y0 <= h.rank_xy[1] <= y1]
-        if not hyps:
-            continue
-        feats = features(blobs, hyps)
-        pr, ps = recogniser.model.probs(feats)
+        found = hypotheses_from_blobs(blobs, params)
+        if found:
+            hyps += found
+            rows.append(features(blobs, found))
+            comps += [{(v, k) for k in (*h.rank_ids, h.suit_id)} for h in found]
+    if not hyps:
+        return 0
+    feats = np.vstack(rows)
+    pr, ps = recogniser.model.probs(feats)
+    used: set[tuple[int, int]] = set()
+    chosen: list[int] = []
+    for card, box in cards:
         score = pr[:, card.index // 4] * ps[:, card.index % 4]
-        used: set[int] = set()
+        taken = 0
         for n in np.argsort(-score).tolist():
-            comps = set(hyps[n].rank_ids) | {hyps[n].suit_id}
-            if comps & used:
+            if box is not None and not _inside(hyps[n], box):
                 continue
-            used |= comps
-            best.append((float(score[n]), feats[n]))
-    best.sort(key=lambda t: -t[0])
-    return np.array([f for _, f in best[:max_rows]], np.float32).reshape(-1, FEATURES)
+            if comps[n] & used:
+                continue
+            used |= comps[n]
+            chosen.append(n)
+            enrolment.add(feats[n], card)
+            taken += 1
+            if taken == per_card:
+                break
+    # Everything well away from the chosen indices is something that is not an index.
+    near = [hyps[n] for n in chosen]
+    others = [
+        n
+        for n, h in enumerate(hyps)
+        if not (comps[n] & used)
+        and all(math.dist(h.rank_xy, c.rank_xy) > 1.5 * c.size for c in near)
+        and not any(box is not None and _inside(h, box) for _, box in cards)
+    ]
+    k = min(len(others), negatives_per_card * max(1, len(cards)))
+    if k:
+        enrolment.add(feats[rng.choice(others, size=k, replace=False)], None)
+    return len(chosen)
 
 
-def enrol_folder(recogniser: Recogniser, folder: str | Path) -> tuple[Enrolment, list[str]]:
-    """Enrol every ``<card>.<ext>`` picture in ``folder``; returns the enrolment and problems found."""
+def enrol_folder(recogniser: Recogniser, folder: str | Path, seed: int = 0) -> tuple[Enrolment, list[str]]:
+    """Enrol every ``<card>.<ext>`` picture in ``folder`` and fine-tune; returns the enrolment and problems."""
     enrolment = Enrolment()
     problems: list[str] = []
+    rng = np.random.default_rng(seed)
     files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
     if not files:
         raise InputError(str(folder), "no .png/.jpg pictures to enrol (name each after its card, e.g. Ah.png)")
     for path in files:
         try:
             card = Card.parse(path.stem, where=str(path))
-            rows = rows_for_card(recogniser, read_image(path), card)
-        except (InputError, ValueError) as exc:
+            added = enrol_picture(recogniser, enrolment, read_image(path), [(card, None)], rng)
+        except InputError as exc:
             problems.append(str(exc))
             continue
-        if len(rows) == 0:
+        if not added:
             problems.append(f"{path}: no corner index found")
-            continue
-        enrolment.add(rows, card)
+    if len(enrolment):
+        enrolment.fit(recogniser.model, seed)
     return enrolment, problems

@@ -28,7 +28,7 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 
-from .enrol import rows_for_card
+from .enrol import enrol_picture
 from .recogniser import Enrolment, Recogniser
 from .sources import read_image
 
@@ -121,19 +121,22 @@ def score(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> T
     return t
 
 
-def enrol_from(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> Enrolment:
-    """Enrol from labelled photos: for each labelled corner, the pair inside its box most like the card."""
+def enrol_from(recogniser: Recogniser, images: Iterable[Path], names: list[str], seed: int = 0) -> Enrolment:
+    """Enrol from labelled photos (each labelled corner is a known card at a known place), then fine-tune."""
     enrolment = Enrolment()
+    rng = np.random.default_rng(seed)
     for path in images:
         img = read_image(path)
+        cards = []
         for c in corners(label_path(path), names, img.shape[1], img.shape[0]):
             if c.card is None:
                 continue
             x0, y0, x1, y1 = c.box
             pad = 0.1 * max(x1 - x0, y1 - y0)
-            rows = rows_for_card(recogniser, img, c.card, (x0 - pad, y0 - pad, x1 + pad, y1 + pad), max_rows=1)
-            if len(rows):
-                enrolment.add(rows, c.card)
+            cards.append((c.card, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)))
+        if cards:
+            enrol_picture(recogniser, enrolment, img, cards, rng, per_card=1, negatives_per_card=6)
+    enrolment.fit(recogniser.model, seed)
     return enrolment
 
 

@@ -48,6 +48,7 @@ class FaceStyle:
     squeeze: float = 1.0  # rank glyph width factor (condensed or wide fonts)
     suit_ratio: float = 0.8  # suit symbol size over rank height
     gap: float = 0.125  # space between rank and suit, over rank height
+    pip: int = 40  # pip size in pixels; printed decks have pips larger than the index
 
 
 @dataclass(frozen=True)
@@ -166,7 +167,7 @@ def _draw_middle(img: np.ndarray, card: Card, style: FaceStyle, inset: int) -> N
     colour = style.red if card.suit in "dh" else style.black
     x0, y0, x1, y1 = inset, 24, CARD_W - inset, CARD_H - 24
     if card.rank in _PIPS:
-        size = 40
+        size = style.pip
         for fx, fy in _PIPS[card.rank]:
             cx = int(x0 + fx * (x1 - x0))
             cy = int(y0 + fy * (y1 - y0))

@@ -61,7 +61,7 @@ class VisionPipeline:
         watch: CameraWatch | None = None,
         watch_every: int = 30,
     ) -> None:
-        self.detector = detector or Detector()
+        self.detector = detector or Detector(follow_scale=True)
         self.zones = zones
         self.tracker = tracker or CardTracker()
         self.watch = watch

@@ -7,10 +7,9 @@ upper glyph (2..A, or "not a rank"), the suit network the lower one (c, d, h,
 s, or "not a suit"); the card's confidence is the product. Each runs as two
 matrix products in numpy, so the Pi needs nothing beyond OpenCV and numpy.
 
-Enrolment (:class:`Enrolment`) keeps the glyphs of the venue's own deck with
-their cards; when present, enrolled glyphs that look like the one being read
-vote instead of the network, which adapts the reader to a deck whose font the
-network never saw.
+Enrolment (:class:`Enrolment`) keeps glyph pairs of the venue's own deck with
+their cards (and pairs that are not indices) and fine-tunes both networks on
+them, which adapts the reader to a deck whose font the networks never saw.
 
 A read below ``min_confidence`` is reported with ``card=None``: unknown is
 safer than a guess.
@@ -131,23 +130,53 @@ class IndexModel:
         return self.rank.probs(rank_part(feats)), self.suit.probs(suit_part(feats))
 
 
+NOT_INDEX = 52  # enrolment label of a pair that is not a corner index (pips, pictures)
+
+
 @dataclass
 class Enrolment:
-    """Feature rows of one venue's deck, each with its card's index."""
+    """Glyph pairs of one venue's deck: each with its card's index, or NOT_INDEX.
+
+    :meth:`fit` fine-tunes the shipped networks on them; the adapted networks
+    are saved with the rows, so loading an enrolment costs nothing at start.
+    """
 
     rows: np.ndarray = field(default_factory=lambda: np.zeros((0, FEATURES), np.float32))
     labels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    model: IndexModel | None = None
 
     def __len__(self) -> int:
-        return len(self.labels)
+        return int((self.labels != NOT_INDEX).sum())
 
-    def add(self, rows: np.ndarray, card: Card) -> None:
+    def add(self, rows: np.ndarray, card: Card | None) -> None:
+        """Rows showing ``card``'s index, or (``card=None``) rows that are not an index."""
         rows = np.asarray(rows, np.float32).reshape(-1, FEATURES)
         self.rows = np.vstack([self.rows, rows])
-        self.labels = np.concatenate([self.labels, np.full(len(rows), card.index, np.int64)])
+        label = NOT_INDEX if card is None else card.index
+        self.labels = np.concatenate([self.labels, np.full(len(rows), label, np.int64)])
+
+    def fit(self, base: IndexModel, seed: int = 0, epochs: int = 40) -> IndexModel:
+        """Fine-tune ``base`` on the enrolled rows (deterministic for a seed)."""
+        from .training import train
+
+        rng = np.random.default_rng(seed)
+        # Repeat the few enrolled indices so each epoch sees them as often as the negatives.
+        pos = np.nonzero(self.labels != NOT_INDEX)[0]
+        neg = np.nonzero(self.labels == NOT_INDEX)[0]
+        reps = max(1, len(neg) // max(1, len(pos)))
+        order = np.concatenate([np.tile(pos, reps), neg])
+        x, y = self.rows[order], self.labels[order]
+        yr = np.where(y == NOT_INDEX, RANKS, y // 4)
+        ys = np.where(y == NOT_INDEX, SUITS, y % 4)
+        self.model = IndexModel(
+            train(rank_part(x), yr, RANKS + 1, rng, epochs=epochs, start=base.rank, lr=1e-3),
+            train(suit_part(x), ys, SUITS + 1, rng, epochs=epochs, start=base.suit, lr=1e-3),
+        )
+        return self.model
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, rows=self.rows.astype(np.float16), labels=self.labels)
+        extra = {**self.model.rank.arrays("rank_"), **self.model.suit.arrays("suit_")} if self.model else {}
+        np.savez_compressed(path, rows=self.rows.astype(np.float16), labels=self.labels, **extra)
 
     @staticmethod
     def load(path: str | Path) -> "Enrolment":
@@ -155,28 +184,12 @@ class Enrolment:
         try:
             with np.load(p) as z:
                 rows, labels = np.asarray(z["rows"], np.float32), np.asarray(z["labels"], np.int64)
+                model = IndexModel(Mlp.from_arrays(z, "rank_"), Mlp.from_arrays(z, "suit_")) if "rank_w1" in z else None
         except (OSError, KeyError, ValueError) as exc:
             raise ModelError(f"{p}: cannot load the enrolment ({exc})") from exc
-        if rows.ndim != 2 or rows.shape[1] != FEATURES or len(rows) != len(labels) or (len(labels) and (labels.min() < 0 or labels.max() > 51)):
+        if rows.ndim != 2 or rows.shape[1] != FEATURES or len(rows) != len(labels) or (len(labels) and (labels.min() < 0 or labels.max() > NOT_INDEX)):
             raise ModelError(f"{p}: not an enrolment file of this version (rows and labels do not match)")
-        return Enrolment(rows, labels)
-
-
-def _unit_rows(x: np.ndarray) -> np.ndarray:
-    x = x - x.mean(axis=1, keepdims=True)
-    return x / (np.linalg.norm(x, axis=1, keepdims=True) + 1e-6)
-
-
-def _knn_votes(query: np.ndarray, bank: np.ndarray, labels: np.ndarray, n_classes: int, k: int = 3) -> tuple[np.ndarray, np.ndarray]:
-    """Class shares among the k most similar bank rows, and the best similarity."""
-    sim = query @ bank.T
-    k = min(k, sim.shape[1])
-    top = np.argpartition(-sim, k - 1, axis=1)[:, :k]
-    p = np.zeros((len(query), n_classes), np.float32)
-    rows = np.arange(len(query))[:, None]
-    np.add.at(p, (np.repeat(rows, k, axis=1), labels[top]), np.maximum(sim[rows, top], 0.0))
-    p /= np.maximum(p.sum(axis=1, keepdims=True), 1e-6)
-    return p, sim.max(axis=1)
+        return Enrolment(rows, labels, model)
 
 
 class Recogniser:
@@ -187,45 +200,34 @@ class Recogniser:
         model: IndexModel | None = None,
         enrolment: Enrolment | None = None,
         params: GlyphParams | None = None,
-        min_confidence: float = 0.8,
-        enrol_similarity: float = 0.75,
+        min_confidence: float = 0.9,
         both_polarities: bool = False,
     ) -> None:
         self.both_polarities = both_polarities
-        self.model = model or IndexModel.load()
+        base = model or IndexModel.load()
+        # An enrolled deck brings its own fine-tuned networks.
+        self.model = enrolment.model if enrolment is not None and enrolment.model is not None else base
         self.enrolment = enrolment
         self.params = params or GlyphParams()
         self.min_confidence = min_confidence
-        self.enrol_similarity = enrol_similarity
-        self._bank: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
-        if enrolment is not None and len(enrolment):
-            self._bank = (
-                _unit_rows(enrolment.rows[:, :_G]),
-                _unit_rows(enrolment.rows[:, _G : 2 * _G]),
-                enrolment.labels // 4,
-                enrolment.labels % 4,
-            )
 
     def class_probs(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rank and suit probabilities per pair; enrolled glyphs that look alike take over."""
-        pr, ps = self.model.probs(feats)
-        if self._bank is not None and len(feats):
-            bank_r, bank_s, lab_r, lab_s = self._bank
-            for p, q, bank, lab, n in (
-                (pr, _unit_rows(feats[:, :_G]), bank_r, lab_r, RANKS),
-                (ps, _unit_rows(feats[:, _G : 2 * _G]), bank_s, lab_s, SUITS),
-            ):
-                votes, sim = _knn_votes(q, bank, lab, n)
-                # A close enrolled glyph speaks for this deck; a far one says nothing.
-                w = np.clip((sim - self.enrol_similarity) / 0.1, 0.0, 1.0)[:, None]
-                p[:, :n] = (1 - w) * p[:, :n] + w * votes * (1 - p[:, n : n + 1])
-        return pr, ps
+        """Rank and suit probabilities per pair."""
+        return self.model.probs(feats)
 
-    def read(self, bgr: np.ndarray, region: np.ndarray | None = None) -> list[IndexRead]:
-        """Every corner index in ``bgr`` (only inside ``region`` if given)."""
-        reads = self._read(bgr, region, self.params)
+    def read(self, bgr: np.ndarray, region: np.ndarray | None = None, glyph_px: float = 0.0) -> list[IndexRead]:
+        """Every corner index in ``bgr`` (only inside ``region`` if given).
+
+        ``glyph_px``, when known (the size of rank glyphs in recent frames),
+        narrows the search to glyphs of about that size: pips and picture
+        fragments of other sizes are not even considered, which saves most of the work.
+        """
+        params = self.params
+        if glyph_px > 0:
+            params = dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * glyph_px)), max_px=min(params.max_px, int(1.7 * glyph_px) + 1))
+        reads = self._read(bgr, region, params)
         if self.both_polarities:
-            light = self._read(bgr, region, dataclasses.replace(self.params, light_print=True))
+            light = self._read(bgr, region, dataclasses.replace(params, light_print=True))
             # Keep a light-print read only where no dark-print read already is.
             reads += [r for r in light if all(math.dist(r.rank_xy, o.rank_xy) > 0.5 * r.size for o in reads)]
         return reads

@@ -175,7 +175,7 @@ def render_table_scene(
     rng = np.random.default_rng(seed)
     width, height = size
     centres = dict(zone_centres or default_zone_centres(width, height))
-    style = style or FaceStyle()
+    style = style or FaceStyle(pip=50)
     back = render_back()
     placements: list[Placement] = []
     for zone, cards in cards_by_zone.items():

@@ -36,7 +36,7 @@ def run(pipe: VisionPipeline, frames: list[np.ndarray]) -> list:
 
 
 def make_pipeline(min_confidence: float = 0.8) -> VisionPipeline:
-    return VisionPipeline(Detector(), PixelZones(CENTRES, 120, 120), CardTracker(confirm_frames=3, leave_frames=4, min_confidence=min_confidence))
+    return VisionPipeline(Detector(follow_scale=True), PixelZones(CENTRES, 120, 120), CardTracker(confirm_frames=3, leave_frames=4, min_confidence=min_confidence))
 
 
 def test_one_card_one_observation_and_hands_make_no_events():

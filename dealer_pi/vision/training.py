@@ -1,0 +1,84 @@
+"""Training the index networks: from scratch (``models/make_index_model.py``) or
+fine-tuning the shipped ones on a venue's enrolled deck (:mod:`.enrol`).
+
+Plain numpy (Adam, softmax cross-entropy), seeded, so the same data gives the
+same weights on every machine.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+
+from .recogniser import Mlp
+
+
+def train(
+    x: np.ndarray,
+    y: np.ndarray,
+    n_classes: int,
+    rng: np.random.Generator,
+    hidden: int = 96,
+    epochs: int = 30,
+    start: Mlp | None = None,
+    lr: float = 2e-3,
+    log: Callable[[str], None] | None = None,
+) -> Mlp:
+    """Fit a one-hidden-layer network; with ``start``, fine-tune it (its input scaling is kept).
+
+    Fine-tuning pulls the weights back towards ``start`` (weight decay towards
+    the start, not towards zero), so a few enrolled cards adapt the network
+    without making it forget everything else it learnt.
+    """
+    if start is None:
+        mean = x.mean(axis=0).astype(np.float32)
+        scale = (x.std(axis=0) + 0.05).astype(np.float32)
+        w1 = rng.normal(0, math.sqrt(2 / x.shape[1]), (x.shape[1], hidden)).astype(np.float32)
+        b1 = np.zeros(hidden, np.float32)
+        w2 = rng.normal(0, math.sqrt(1 / hidden), (hidden, n_classes)).astype(np.float32)
+        b2 = np.zeros(n_classes, np.float32)
+        anchor = [np.zeros_like(w1), np.zeros_like(b1), np.zeros_like(w2), np.zeros_like(b2)]
+        decay = 1e-4
+    else:
+        mean, scale = start.mean, start.scale
+        w1, b1, w2, b2 = (a.astype(np.float32).copy() for a in (start.w1, start.b1, start.w2, start.b2))
+        anchor = [w1.copy(), b1.copy(), w2.copy(), b2.copy()]
+        decay = 1e-2
+    xn = ((x - mean) / scale).astype(np.float32)
+    params = [w1, b1, w2, b2]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    step = 0
+    batch = 256
+    for epoch in range(epochs):
+        rate = lr * (0.5 * (1 + math.cos(math.pi * epoch / epochs)))
+        order = rng.permutation(len(xn))
+        loss_sum = 0.0
+        for s in range(0, len(order), batch):
+            idx = order[s : s + batch]
+            xb = xn[idx] + rng.normal(0, 0.1, (len(idx), xn.shape[1])).astype(np.float32)
+            yb = y[idx]
+            h = np.maximum(0, xb @ w1 + b1)
+            z = h @ w2 + b2
+            z -= z.max(axis=1, keepdims=True)
+            p = np.exp(z)
+            p /= p.sum(axis=1, keepdims=True)
+            loss_sum += float(-np.log(p[np.arange(len(idx)), yb] + 1e-9).sum())
+            g = p
+            g[np.arange(len(idx)), yb] -= 1
+            g /= len(idx)
+            gh = (g @ w2.T) * (h > 0)
+            grads = [xb.T @ gh, gh.sum(axis=0), h.T @ g, g.sum(axis=0)]
+            step += 1
+            for p_, g_, a_, m_, v_ in zip(params, grads, anchor, m, v):
+                g_ = g_ + decay * (p_ - a_)
+                m_ *= 0.9
+                m_ += 0.1 * g_
+                v_ *= 0.999
+                v_ += 0.001 * g_ * g_
+                p_ -= rate * (m_ / (1 - 0.9**step)) / (np.sqrt(v_ / (1 - 0.999**step)) + 1e-8)
+        if log is not None:
+            log(f"epoch {epoch + 1}/{epochs} loss {loss_sum / len(order):.4f}")
+    return Mlp(w1, b1, w2, b2, mean, scale)
