@@ -11,6 +11,12 @@ frames in the same run. The ratio says what reading the cards costs on top.
 
 from __future__ import annotations
 
+import os
+
+# One thread for numpy's matrix products too, as for OpenCV below.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
 import argparse
 import statistics
 import sys
@@ -22,10 +28,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dealer_pi.engine.cards import Card  # noqa: E402
-from dealer_pi.vision.detect import Detector  # noqa: E402
-from dealer_pi.vision.pipeline import PixelZones, VisionPipeline  # noqa: E402
-from dealer_pi.vision.render import default_zone_centres, render_table_frame  # noqa: E402
+from dealer_pi.engine.cards import Card
+from dealer_pi.vision.detect import Detector
+from dealer_pi.vision.pipeline import PixelZones, VisionPipeline
+from dealer_pi.vision.render import default_zone_centres, render_table_frame
 
 TABLE = {
     "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "2h")],

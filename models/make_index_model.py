@@ -1,6 +1,6 @@
 """Build ``models/index_mlp.npz``, the corner-index network, from generated pictures only.
 
-    PYTHONPATH=. python models/make_index_model.py [--scenes 2400] [--seed 5]
+    PYTHONPATH=. python models/make_index_model.py [--scenes 7000] [--seed 5]
 
 Each training picture is made here: decks drawn with OpenCV's Hershey fonts
 and drawn suit shapes (random font, stroke weight, index size, colours), laid
@@ -26,14 +26,26 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dealer_pi.engine.cards import FULL_DECK  # noqa: E402
-from dealer_pi.vision.faces import CARD_H, FONTS, FaceStyle, render_back, render_face  # noqa: E402
-from dealer_pi.vision.glyphs import FEATURES, GlyphParams, features, find_blobs, hypotheses_from_blobs  # noqa: E402
-from dealer_pi.vision.recogniser import RANKS, SUITS, IndexModel, rank_part, suit_part  # noqa: E402
+from dealer_pi.engine.cards import FULL_DECK
+from dealer_pi.vision.faces import CARD_H, FONTS, FaceStyle, render_back, render_face
+from dealer_pi.vision.glyphs import (
+    FEATURES,
+    GlyphParams,
+    features,
+    find_blobs,
+    hypotheses_from_blobs,
+)
+from dealer_pi.vision.recogniser import RANKS, SUITS, IndexModel, rank_part, suit_part
 
 NONE_CLASS = 52
-from dealer_pi.vision.render import Placement, camera_faults, card_homography, compose, felt  # noqa: E402
-from dealer_pi.vision.training import train  # noqa: E402
+from dealer_pi.vision.render import (
+    Placement,
+    camera_faults,
+    card_homography,
+    compose,
+    felt,
+)
+from dealer_pi.vision.training import train
 
 OUT = Path(__file__).resolve().parent / "index_mlp.npz"
 
@@ -182,7 +194,7 @@ def make_dataset(n_scenes: int, seed: int, workers: int = 2) -> tuple[np.ndarray
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenes", type=int, default=8000)
+    ap.add_argument("--scenes", type=int, default=7000)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--workers", type=int, default=2)

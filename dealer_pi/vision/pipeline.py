@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from typing import Callable, Mapping, Protocol
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 import cv2
 import numpy as np

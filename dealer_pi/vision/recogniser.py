@@ -27,7 +27,17 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 
-from .glyphs import FEATURES, GRID, Blobs, GlyphParams, Hypothesis, features, find_blobs, glyph_colour_red, hypotheses_from_blobs
+from .glyphs import (
+    FEATURES,
+    GRID,
+    Blobs,
+    GlyphParams,
+    Hypothesis,
+    features,
+    find_blobs,
+    glyph_colour_red,
+    hypotheses_from_blobs,
+)
 
 RANKS = 13  # rank classes 0..12 are 2..A; 13 is "not a rank"
 SUITS = 4  # suit classes in Card order c, d, h, s; 4 is "not a suit"
@@ -91,7 +101,7 @@ class Mlp:
         }
 
     @staticmethod
-    def from_arrays(z: Any, prefix: str) -> "Mlp":
+    def from_arrays(z: Any, prefix: str) -> Mlp:
         return Mlp(*(np.asarray(z[prefix + k], np.float32) for k in ("w1", "b1", "w2", "b2", "mean", "scale")))
 
     def hidden(self, x: np.ndarray) -> np.ndarray:
@@ -112,7 +122,7 @@ class IndexModel:
     suit: Mlp
 
     @staticmethod
-    def load(path: str | Path = DEFAULT_MODEL) -> "IndexModel":
+    def load(path: str | Path = DEFAULT_MODEL) -> IndexModel:
         p = Path(path)
         try:
             with np.load(p) as z:
@@ -179,7 +189,7 @@ class Enrolment:
         np.savez_compressed(path, rows=self.rows.astype(np.float16), labels=self.labels, **extra)
 
     @staticmethod
-    def load(path: str | Path) -> "Enrolment":
+    def load(path: str | Path) -> Enrolment:
         p = Path(path)
         try:
             with np.load(p) as z:

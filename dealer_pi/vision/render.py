@@ -16,8 +16,9 @@ faces or crops of real photos) at chosen places, then add the camera's faults
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -145,21 +146,15 @@ def default_zone_centres(width: int, height: int, seats: int = 9) -> dict[str, t
     return out
 
 
-def render_table_frame(
-    cards_by_zone: Mapping[str, Sequence[Card | None]],
-    seed: int = 0,
-    size: tuple[int, int] = (1280, 720),
-    card_height: float = 130.0,
-    zone_centres: Mapping[str, tuple[float, float]] | None = None,
-    style: FaceStyle | None = None,
-    faults: float = 0.5,
-) -> np.ndarray:
+def render_table_frame(cards_by_zone: Mapping[str, Sequence[Card | None]], **options: Any) -> np.ndarray:
     """A camera frame of the table. ``None`` in a zone's list is a face-down card.
 
     Board cards lie in a row; hole cards overlap as a pair; burn and muck
-    cards lie face down in a loose pile.
+    cards lie face down in a loose pile. ``options`` are those of
+    :func:`render_table_scene` (``seed``, ``size``, ``card_height``,
+    ``zone_centres``, ``style``, ``faults``).
     """
-    return render_table_scene(cards_by_zone, seed, size, card_height, zone_centres, style, faults).frame
+    return render_table_scene(cards_by_zone, **options).frame
 
 
 def render_table_scene(

@@ -22,8 +22,9 @@ from __future__ import annotations
 import collections
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol, Sequence
+from typing import Any, Protocol
 
 import cv2
 import numpy as np

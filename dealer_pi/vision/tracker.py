@@ -25,9 +25,9 @@ again with ``face_up=True`` (that is news: the card is now exposed).
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence, Union
+from typing import Union
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.engine.observations import CardLeft, CardSeen, Zone
@@ -45,12 +45,16 @@ class Track:
     first_ts: int
     hits: int = 0
     misses: int = 0
-    votes: Counter[Card] = field(default_factory=Counter)
+    votes: dict[Card, float] = field(default_factory=dict)  # card -> summed read confidence
     up_votes: int = 0
     down_votes: int = 0
+    unknown_votes: float = 0.0  # face-up frames where the card could not be named
     reported: bool = False
     reported_face_up: bool | None = None
     reported_card: Card | None = None
+
+    def leader(self) -> tuple[Card, float]:
+        return max(self.votes.items(), key=lambda kv: (kv[1], -kv[0].index))
 
     @property
     def face_up(self) -> bool:
@@ -60,11 +64,9 @@ class Track:
         """The voted card and its share of the face-up evidence."""
         if not self.votes:
             return None, 0.0
-        card, weight = self.votes.most_common(1)[0]
-        share = weight / max(1e-6, sum(self.votes.values()) + 0.5 * self._unknown)
+        card, weight = self.leader()
+        share = weight / max(1e-6, sum(self.votes.values()) + 0.5 * self.unknown_votes)
         return (card if share >= min_confidence else None), float(share)
-
-    _unknown: float = 0.0
 
 
 class CardTracker:
@@ -92,7 +94,7 @@ class CardTracker:
             for di, d in enumerate(dets):
                 dist = math.dist(tr.centre, d.centre)
                 if dist < self.match_frac * tr.size:
-                    same = d.card is not None and tr.votes and d.card == tr.votes.most_common(1)[0][0]
+                    same = d.card is not None and bool(tr.votes) and d.card == tr.leader()[0]
                     pairs.append((dist - (1000.0 if same else 0.0), ti, di))
         pairs.sort()
         used_t: set[int] = set()
@@ -141,9 +143,9 @@ class CardTracker:
         if d.face_up:
             tr.up_votes += 1
             if d.card is not None:
-                tr.votes[d.card] += d.confidence
+                tr.votes[d.card] = tr.votes.get(d.card, 0.0) + d.confidence
             else:
-                tr._unknown += 1.0
+                tr.unknown_votes += 1.0
         else:
             tr.down_votes += 1
 

@@ -8,7 +8,7 @@ same weights on every machine.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -40,12 +40,12 @@ def train(
         w2 = rng.normal(0, math.sqrt(1 / hidden), (hidden, n_classes)).astype(np.float32)
         b2 = np.zeros(n_classes, np.float32)
         anchor = [np.zeros_like(w1), np.zeros_like(b1), np.zeros_like(w2), np.zeros_like(b2)]
-        decay = 1e-4
+        decays = [1e-4, 0.0, 1e-4, 0.0]  # plain weight decay, biases left free
     else:
         mean, scale = start.mean, start.scale
         w1, b1, w2, b2 = (a.astype(np.float32).copy() for a in (start.w1, start.b1, start.w2, start.b2))
         anchor = [w1.copy(), b1.copy(), w2.copy(), b2.copy()]
-        decay = 1e-2
+        decays = [1e-2] * 4
     xn = ((x - mean) / scale).astype(np.float32)
     params = [w1, b1, w2, b2]
     m = [np.zeros_like(p) for p in params]
@@ -72,8 +72,9 @@ def train(
             gh = (g @ w2.T) * (h > 0)
             grads = [xb.T @ gh, gh.sum(axis=0), h.T @ g, g.sum(axis=0)]
             step += 1
-            for p_, g_, a_, m_, v_ in zip(params, grads, anchor, m, v):
-                g_ = g_ + decay * (p_ - a_)
+            for p_, g_, a_, d_, m_, v_ in zip(params, grads, anchor, decays, m, v):
+                if d_:
+                    g_ = g_ + d_ * (p_ - a_)
                 m_ *= 0.9
                 m_ += 0.1 * g_
                 v_ *= 0.999

@@ -8,7 +8,13 @@ import pytest
 
 from dealer_pi.config import ConfigError
 from dealer_pi.engine.errors import InputError
-from dealer_pi.vision.calibration import CameraWatch, calibrate, default_layout, layout_from_dict, marker_image
+from dealer_pi.vision.calibration import (
+    CameraWatch,
+    calibrate,
+    default_layout,
+    layout_from_dict,
+    marker_image,
+)
 from dealer_pi.vision.render import felt
 
 MM_PX = 1.0  # table picture: one pixel per millimetre

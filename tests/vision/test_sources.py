@@ -10,7 +10,15 @@ import numpy as np
 import pytest
 
 from dealer_pi.engine.errors import InputError
-from dealer_pi.vision.sources import FpsCounter, ImageFiles, LatestFrameStage, check_frame, open_source, pump, read_image
+from dealer_pi.vision.sources import (
+    FpsCounter,
+    ImageFiles,
+    LatestFrameStage,
+    check_frame,
+    open_source,
+    pump,
+    read_image,
+)
 
 
 def test_stage_never_blocks_and_keeps_the_newest():
