@@ -197,7 +197,7 @@ class Detector:
             card_area = CARD_W_U * CARD_H_U * u * u
         else:
             card_area = 0.0
-        contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        contours = _outer_contours(region)
         if not card_area:
             # No read to size cards by: take the most common card-shaped region.
             rects = [cv2.contourArea(c) for c in contours if _card_shaped(c)]
@@ -224,7 +224,7 @@ class Detector:
         side = max(3, int(math.sqrt(card_area) * 0.2))
         rest = region & ~cv2.dilate(explained, np.ones((5, 5), np.uint8)) & ~skin(bgr)
         rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
-        parts, _ = cv2.findContours(rest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        parts = _outer_contours(rest)
         for cnt in parts:
             area = cv2.contourArea(cnt)
             if area < 0.45 * card_area or area > 12 * card_area:
@@ -245,6 +245,15 @@ class Detector:
                 conf = paper if face_up else 1 - paper
                 out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
         return out
+
+
+def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:
+    """Outlines of every region, including those lying in a hole of another region
+    (a card on felt that is ringed by the rail, the floor or the frame's border)."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    return [c for c, h in zip(contours, hierarchy[0]) if h[3] < 0]
 
 
 def _unit(r: IndexRead) -> float:

@@ -24,10 +24,12 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from dealer_pi.config import CameraSection
 from dealer_pi.engine.errors import InputError
 
-from .calibration import CameraWatch, WatchReport
+from .calibration import CameraWatch, Layout, WatchReport, calibrate, default_layout, load_layout
 from .detect import CardFound, Detector
+from .recogniser import Enrolment, Recogniser
 from .sources import LatestFrameStage, check_frame
 from .tracker import CardTracker, Observation
 
@@ -61,12 +63,16 @@ class VisionPipeline:
         tracker: CardTracker | None = None,
         watch: CameraWatch | None = None,
         watch_every: int = 30,
+        layout: Layout | None = None,
     ) -> None:
+        """``layout``: calibrate from the table's markers by itself (and again when the camera moves)."""
         self.detector = detector or Detector(follow_scale=True)
         self.zones = zones
         self.tracker = tracker or CardTracker()
         self.watch = watch
         self.watch_every = watch_every
+        self.layout = layout
+        self.camera_moves = 0
         self.frames = 0
         self.last_cards: list[CardFound] = []
         self.last_watch: WatchReport | None = None
@@ -86,6 +92,11 @@ class VisionPipeline:
         self.frames += 1
         if self.watch is not None and self.frames % self.watch_every == 1:
             self.last_watch = self.watch.check(frame)
+            if self.last_watch.state == "moved":
+                self.camera_moves += 1
+                self._calibrate(frame)  # zones follow the camera when the markers are in view
+        elif self.layout is not None and self.zones is None and self.frames % self.watch_every == 1:
+            self._calibrate(frame)
         self.last_cards = self.cards(frame)
         region = self.detector.last_region
 
@@ -98,6 +109,17 @@ class VisionPipeline:
             return bool(patch.size) and cv2.countNonZero(patch) > 0.6 * patch.size
 
         return self.tracker.update(ts_ms, self.last_cards, covered)
+
+    def _calibrate(self, frame: np.ndarray) -> None:
+        if self.layout is None:
+            return
+        try:
+            cal = calibrate(frame, self.layout)
+        except InputError as exc:
+            self.last_error = str(exc)
+            return
+        self.zones = cal
+        self.watch = CameraWatch(cal)
 
     def run(self, stage: LatestFrameStage, emit: Callable[[Observation], None], stop: threading.Event) -> None:
         """Take frames from ``stage`` until ``stop``; a bad frame is skipped, not fatal."""
@@ -123,4 +145,20 @@ class VisionPipeline:
             out.update(self.stage.stats())
         if self.last_watch is not None:
             out["camera"] = self.last_watch.state
+        out["camera_moves"] = float(self.camera_moves)
+        out["calibrated"] = "yes" if self.zones is not None else "no"
         return out
+
+
+def pipeline_from_config(camera: CameraSection, seats: int = 9) -> tuple[VisionPipeline, LatestFrameStage]:
+    """The vision thread's pipeline and its frame stage, as the ``camera`` config section says.
+
+    Zones come from the table's markers once they are seen (``layout_file``, or the
+    built-in layout for ``seats`` seats); bad layout or enrolment files raise
+    ``ConfigError``/``ModelError`` naming the file.
+    """
+    layout = load_layout(camera.layout_file) if camera.layout_file else default_layout(seats)
+    enrolment = Enrolment.load(camera.enrolment_file) if camera.enrolment_file else None
+    recogniser = Recogniser(enrolment=enrolment, min_confidence=camera.min_confidence)
+    detector = Detector(recogniser, card_height_px=camera.card_height_px, follow_scale=True)
+    return VisionPipeline(detector, layout=layout), LatestFrameStage(camera.queue_size)

@@ -97,3 +97,28 @@ def test_layout_file_checked_strictly():
     assert "colour" in keys and "markers.x" in keys and "zones.seat:11" in keys and "zones.board" in keys
     ok = layout_from_dict({"markers": {"0": [0, 0], "1": [100, 0]}, "zones": {"pot": [[0, 0], [10, 0], [10, 10]]}})
     assert ok.zone_at((5, 2)) == "pot"
+
+
+def test_pipeline_calibrates_itself_and_reports_a_face_down_card_in_its_zone():
+    from dealer_pi.config import CameraSection
+    from dealer_pi.engine.observations import CardSeen, Zone
+    from dealer_pi.vision.faces import render_back
+    from dealer_pi.vision.pipeline import pipeline_from_config
+
+    layout = default_layout()
+    table = table_picture(layout)
+    back = cv2.resize(render_back(), (126, 176))  # a card at 2 px/mm... shown large so it is seen
+    cx, cy = int(W_MM / 2), int(H_MM / 2 - 60)  # the board zone's centre
+    table[cy - 88 : cy + 88, cx - 63 : cx + 63] = back
+    frame_ = cv2.warpPerspective(table, camera_homography(), (1280, 720))
+    pipe, stage = pipeline_from_config(CameraSection())
+    events = []
+    for n in range(4):
+        events += pipe.process(n * 66, frame_)
+    assert pipe.stats()["calibrated"] == "yes"
+    assert [(e.zone, e.face_up, e.card) for e in events if isinstance(e, CardSeen)] == [(Zone.parse("board"), False, None)]
+    # The camera is knocked: noticed at the next check, zones re-fitted from the markers.
+    moved = cv2.warpPerspective(table, camera_homography((30.0, 10.0)), (1280, 720))
+    for n in range(4, 4 + pipe.watch_every + 1):
+        pipe.process(n * 66, moved)
+    assert pipe.stats()["camera_moves"] >= 1 and pipe.last_watch is not None and pipe.last_watch.state == "moved"
