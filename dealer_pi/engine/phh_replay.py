@@ -146,47 +146,30 @@ class Replay:
 
 
 _CALL, _RAISE, _FOLD = ActionKind.CALL, ActionKind.RAISE, ActionKind.FOLD
-_BETTING = Phase.BETTING
-# Entries are immutable values: one shared call and fold per seat, like the 52 cards.
-_CALL_OF = tuple(ActionTaken(s, _CALL) for s in range(MAX_SEATS + 1))
-_FOLD_OF = tuple(ActionTaken(s, _FOLD) for s in range(MAX_SEATS + 1))
+_BETTING, _COMPLETE = Phase.BETTING, Phase.COMPLETE
 
 
-def _entry(st: HandState, a: Action, seat_of: Sequence[int]) -> Entry | None:
-    # Action classes are final: ``type(a) is`` is the cheapest test, most frequent first.
-    kind = type(a)
-    if kind is CheckCall:
-        seat = seat_of[a.player]  # type: ignore[union-attr]
-        if st.phase is not _BETTING and st.phase is not Phase.COMPLETE and seat in st.index_of:
-            i = st.index_of[seat]
-            if not st.folded[i] and st.stacks[i] > 0:
-                # Some writers (PokerKit) still ask for a check when everyone else is all-in;
-                # the engine has closed that round already, and the check changes nothing.
-                return None
-        # The engine takes a call with nothing to call as a check, as PHH's "cc" means.
-        return _CALL_OF[seat]
-    if kind is BetRaise:
-        return ActionTaken(seat_of[a.player], _RAISE, a.amount)  # type: ignore[union-attr]
-    if kind is Fold:
-        seat = seat_of[a.player]  # type: ignore[union-attr]
-        if st.phase is not _BETTING or st.seat_to_act != seat:
-            # A fold out of turn is a dead hand: that is how hand_to_phh writes a killed hand.
-            rule = a.comment.partition(" ")[2] if a.comment.startswith("killed ") else "POT-MUCK"
-            return HandKilled(seat, rule or "POT-MUCK")
-        return _FOLD_OF[seat]
-    if isinstance(a, DealHole):
-        return HoleCardsDealt(seat_of[a.player], a.cards)
-    if isinstance(a, DealBoard):
-        return BoardDealt(a.cards)
-    if isinstance(a, ShowMuck):
-        seat = seat_of[a.player]
-        if a.cards is None:
-            return HandMucked(seat)
-        shown = tuple(c for c in a.cards if c is not None)
-        if len(shown) != len(a.cards):
-            raise InputError("cards", "a show with unknown cards ('??') cannot be read at the showdown")
-        return HandShown(seat, shown)
-    return None  # NoOp
+def _idle_check(st: HandState, seat: int) -> bool:
+    """A check between betting rounds by a player still in with chips: some writers
+    (PokerKit) still ask for one when everyone else is all-in. The engine has closed
+    that round already, and the check changes nothing."""
+    i = st.index_of.get(seat, -1)
+    return st.phase is not _COMPLETE and i >= 0 and not st.folded[i] and st.stacks[i] > 0
+
+
+def _kill_rule(a: Fold) -> str:
+    """A fold out of turn is a dead hand: that is how hand_to_phh writes a killed hand."""
+    rule = a.comment.partition(" ")[2] if a.comment.startswith("killed ") else "POT-MUCK"
+    return rule or "POT-MUCK"
+
+
+def _show_or_muck(seat: int, cards: tuple[Card | None, ...] | None) -> Entry:
+    if cards is None:
+        return HandMucked(seat)
+    shown = tuple(c for c in cards if c is not None)
+    if len(shown) != len(cards):
+        raise InputError("cards", "a show with unknown cards ('??') cannot be read at the showdown")
+    return HandShown(seat, shown)
 
 
 def _settle_showdown(st: HandState) -> HandState:
@@ -209,25 +192,29 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
         st = start_hand(history_setup(h, seats), profile)
     except EngineError as err:
         return Replay(h, None, None, False, str(err), None)
-    apply = apply_in_place  # the state is ours alone; a refused entry changes nothing
     for k, a in enumerate(h.actions):
         try:
-            # The commonest actions, in their usual form, go straight in (the hot path of a
-            # replay); _entry reads the rest, and reads these the same way.
+            # Most frequent first. The state is ours alone, so actions go in without a copy,
+            # and the commonest without an entry object; a refused one changes nothing.
             if isinstance(a, DealHole):
                 deal_hole_in_place(st, seat_of[a.player], a.cards)
-            elif isinstance(a, Fold) and st.seat_to_act == seat_of[a.player]:
-                act_in_place(st, seat_of[a.player], _FOLD)
+            elif isinstance(a, Fold):
+                seat = seat_of[a.player]
+                if st.seat_to_act == seat:
+                    act_in_place(st, seat, _FOLD)
+                else:
+                    apply_in_place(st, HandKilled(seat, _kill_rule(a)))
             elif isinstance(a, BetRaise):
                 act_in_place(st, seat_of[a.player], _RAISE, a.amount)
-            elif isinstance(a, CheckCall) and st.phase is _BETTING:
-                act_in_place(st, seat_of[a.player], _CALL)
+            elif isinstance(a, CheckCall):
+                seat = seat_of[a.player]
+                if st.phase is _BETTING or not _idle_check(st, seat):
+                    act_in_place(st, seat, _CALL)  # a call with nothing to call is a check, as "cc" means
             elif isinstance(a, DealBoard):
                 deal_board_in_place(st, a.cards)
-            else:
-                entry = _entry(st, a, seat_of)
-                if entry is not None:
-                    apply(st, entry)
+            elif isinstance(a, ShowMuck):
+                apply_in_place(st, _show_or_muck(seat_of[a.player], a.cards))
+            # NoOp: commentary only
         except EngineError as err:
             return Replay(h, st, _stacks(st, seats), False, f"actions[{k}]: {action_text(a)!r}: {err}", k)
     try:
