@@ -31,14 +31,17 @@ def base():
     return Recogniser(both_polarities=True)
 
 
-def test_real_photos_unenrolled_no_regression(data, base):
+def check_subsets(recogniser, data, win_floor: tuple[float, float], img_floor: tuple[float, float]) -> None:
+    """Score the fixed odd-numbered subsets; floors are (recall, precision)."""
     _, names, win, img = data
-    t_win = ev.score(base, win[1::2][::4], names)
-    t_img = ev.score(base, img[1::2][::12], names)
-    assert t_win.found / t_win.cards >= WIN_RECALL, t_win.line("WIN")
-    assert t_img.found / t_img.cards >= IMG_RECALL, t_img.line("IMG")
-    assert t_win.right / max(1, t_win.named) >= WIN_PRECISION, t_win.line("WIN")
-    assert t_img.right / max(1, t_img.named) >= IMG_PRECISION, t_img.line("IMG")
+    for title, photos, (recall, precision) in (("WIN", win[1::2][::4], win_floor), ("IMG", img[1::2][::12], img_floor)):
+        t = ev.score(recogniser, photos, names)
+        assert t.found / t.cards >= recall, t.line(title)
+        assert t.right / max(1, t.named) >= precision, t.line(title)
+
+
+def test_real_photos_unenrolled_no_regression(data, base):
+    check_subsets(base, data, (WIN_RECALL, WIN_PRECISION), (IMG_RECALL, IMG_PRECISION))
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +52,8 @@ def enrolled(data, base):
 
 
 def test_real_photos_enrolled_from_other_photos(data, enrolled):
-    _, names, win, img = data
     tuned = Recogniser(enrolment=enrolled, both_polarities=True)
-    t_win = ev.score(tuned, win[1::2][::4], names)
-    t_img = ev.score(tuned, img[1::2][::12], names)
-    assert t_win.found / t_win.cards >= ENROLLED_WIN_RECALL, t_win.line("WIN")
-    assert t_img.found / t_img.cards >= ENROLLED_IMG_RECALL, t_img.line("IMG")
-    assert t_img.right / max(1, t_img.named) >= ENROLLED_PRECISION, t_img.line("IMG")
-    assert t_win.right / max(1, t_win.named) >= ENROLLED_PRECISION, t_win.line("WIN")
+    check_subsets(tuned, data, (ENROLLED_WIN_RECALL, ENROLLED_PRECISION), (ENROLLED_IMG_RECALL, ENROLLED_PRECISION))
 
 
 def test_overhead_frames_from_real_card_crops(data, enrolled):
