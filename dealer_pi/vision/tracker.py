@@ -3,14 +3,17 @@
 A card must be seen in ``confirm_frames`` frames at the same place before it
 is reported (``CardSeen``), so a card sliding across the felt in the dealer's
 hand, or a glint that looks like a card for a frame, reports nothing. Its
-identity is the vote of all frames seen so far; a card whose votes do not
-reach ``min_confidence`` is reported with ``card=None``.
+identity is the vote of the frames seen with its current face; a face-up card
+waits up to ``2 * confirm_frames`` frames for its votes to reach
+``min_confidence``, and is then reported with ``card=None`` (a later
+confident name is reported once more, with the card).
 
 A reported card leaves (``CardLeft``) only after its place has shown bare
 felt for ``leave_frames`` frames. While something covers the place (a hand,
 chips, another card) the card is held, not dropped: hands passing over the
-cards produce no events. A face-down card turned face up in place is reported
-again with ``face_up=True`` (that is news: the card is now exposed).
+cards produce no events. A face-down card turned face up in place (seen so for
+``confirm_frames`` frames) is reported again with ``face_up=True``: the card
+is now exposed. Cards in the pot zone or outside every zone make no events.
 
 >>> from dealer_pi.engine.cards import Card
 >>> from dealer_pi.vision.detect import CardFound
@@ -45,20 +48,18 @@ class Track:
     first_ts: int
     hits: int = 0
     misses: int = 0
-    votes: dict[Card, float] = field(default_factory=dict)  # card -> summed read confidence
-    up_votes: int = 0
-    down_votes: int = 0
-    unknown_votes: float = 0.0  # face-up frames where the card could not be named
+    votes: dict[Card, float] = field(default_factory=dict)  # card -> summed read confidence, this face
+    unknown_votes: float = 0.0  # face-up frames (this face) where the card could not be named
+    face_up: bool = True  # the settled face
+    face_frames: int = 0  # frames seen with the settled face
+    other_run: int = 0  # consecutive frames showing the other face
+    pending: dict[Card, float] = field(default_factory=dict)  # votes seen while the other face shows
     reported: bool = False
     reported_face_up: bool | None = None
     reported_card: Card | None = None
 
     def leader(self) -> tuple[Card, float]:
         return max(self.votes.items(), key=lambda kv: (kv[1], -kv[0].index))
-
-    @property
-    def face_up(self) -> bool:
-        return self.up_votes >= self.down_votes
 
     def identity(self, min_confidence: float) -> tuple[Card | None, float]:
         """The voted card and its share of the face-up evidence."""
@@ -123,15 +124,17 @@ class CardTracker:
                     out.append(CardLeft(Zone.parse(tr.zone), tr.reported_card, "camera", ts_ms))
                     continue
             keep.append(tr)
-            if tr.hits >= self.confirm_frames and tr.misses == 0:
+            if tr.hits >= self.confirm_frames and tr.misses == 0 and tr.face_frames >= self.confirm_frames:
                 card, share = tr.identity(self.min_confidence)
-                face_up = tr.face_up
-                if not tr.reported or (face_up and not tr.reported_face_up) or (card is not None and tr.reported_card is None and face_up):
-                    conf = share if face_up else tr.down_votes / max(1, tr.hits)
-                    out.append(CardSeen(Zone.parse(tr.zone), face_up, card if face_up else None, round(conf, 3), "camera", ts_ms))
+                # A face-up card waits a little for a confident name before it is reported unnamed.
+                decided = not tr.face_up or card is not None or tr.face_frames >= 2 * self.confirm_frames
+                news = not tr.reported or tr.face_up != tr.reported_face_up or (card is not None and tr.reported_card is None)
+                if decided and news:
+                    conf = share if tr.face_up else 1.0
+                    out.append(CardSeen(Zone.parse(tr.zone), tr.face_up, card if tr.face_up else None, round(conf, 3), "camera", ts_ms))
                     tr.reported = True
-                    tr.reported_face_up = face_up
-                    tr.reported_card = card if face_up else None
+                    tr.reported_face_up = tr.face_up
+                    tr.reported_card = card if tr.face_up else None
         self.tracks = keep
         return out
 
@@ -140,14 +143,29 @@ class CardTracker:
         tr.misses = 0
         # Follow slow drift, but the zone stays the one it landed in.
         tr.centre = (0.7 * tr.centre[0] + 0.3 * d.centre[0], 0.7 * tr.centre[1] + 0.3 * d.centre[1])
+        if tr.hits == 1:
+            tr.face_up = d.face_up
+        if d.face_up != tr.face_up:
+            tr.other_run += 1
+            if d.card is not None:
+                tr.pending[d.card] = tr.pending.get(d.card, 0.0) + d.confidence
+            if tr.other_run < self.confirm_frames:
+                return  # one odd frame does not turn a card over
+            # Turned over in place: identity evidence starts again from this face.
+            tr.face_up = d.face_up
+            tr.face_frames = tr.other_run
+            tr.votes, tr.pending = tr.pending, {}
+            tr.unknown_votes = 0.0
+            tr.other_run = 0
+            return
+        tr.other_run = 0
+        tr.pending = {}
+        tr.face_frames += 1
         if d.face_up:
-            tr.up_votes += 1
             if d.card is not None:
                 tr.votes[d.card] = tr.votes.get(d.card, 0.0) + d.confidence
             else:
                 tr.unknown_votes += 1.0
-        else:
-            tr.down_votes += 1
 
 
 def _size(d: CardFound) -> float:

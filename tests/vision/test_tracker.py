@@ -76,5 +76,39 @@ def test_face_down_card_and_low_confidence_gives_unknown():
         PixelZones(CENTRES, 120, 120),
         CardTracker(confirm_frames=3, min_confidence=1.01),
     )
-    events = run(strict, [frame({"board": [AH]}, n) for n in range(4)])
+    # It waits a few frames for a confident name, then reports the card unnamed, once.
+    events = run(strict, [frame({"board": [AH]}, n) for n in range(8)])
     assert [(str(e.zone), e.face_up, e.card) for e in events] == [("board", True, None)]
+
+
+def found(card, face_up=True, conf=0.97, zone="seat:2", centre=(300.0, 300.0)):
+    from dealer_pi.vision.detect import CardFound
+
+    x, y = centre
+    return CardFound(card, face_up, centre, ((x - 45, y - 65), (x + 45, y - 65), (x + 45, y + 65), (x - 45, y + 65)), conf, zone)
+
+
+def test_card_turned_face_up_in_place_is_news_and_votes_decide_identity():
+    t = CardTracker(confirm_frames=3, leave_frames=3)
+    events = []
+    for n in range(3):
+        events += t.update(n * 66, [found(None, face_up=False)])
+    for n in range(3, 10):
+        # Shown at showdown; one frame misreads it, the votes keep the right card.
+        card = Card.parse("9h") if n == 4 else AH
+        events += t.update(n * 66, [found(card)])
+    kinds = [(type(e).__name__, e.face_up, str(e.card)) for e in events]
+    assert kinds == [("CardSeen", False, "None"), ("CardSeen", True, "Ah")]
+
+
+def test_pot_and_unzoned_cards_make_no_events_and_chips_over_a_card_hold_it():
+    t = CardTracker(confirm_frames=2, leave_frames=2)
+    assert t.update(0, [found(AH, zone="pot"), found(KD, zone=None)]) == []
+    assert t.update(66, [found(AH, zone="pot"), found(KD, zone=None)]) == []
+    events = t.update(132, [found(AH)]) + t.update(198, [found(AH)])
+    assert len(events) == 1
+    # Something covers the card's place for many frames: held, not left.
+    for n in range(10):
+        assert t.update(264 + n * 66, [], covered=lambda c, s: True) == []
+    left = t.update(1000, []) + t.update(1066, [])
+    assert [type(e).__name__ for e in left] == ["CardLeft"] and str(left[0].card) == "Ah"
