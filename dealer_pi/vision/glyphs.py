@@ -79,7 +79,8 @@ def find_blobs(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None =
     ink = ink_mask(bgr, params)
     if region is not None:
         ink &= region
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # Grana's block-based labelling: same labels as the default here, three times faster single-threaded.
+    n, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
     w = stats[:, cv2.CC_STAT_WIDTH]
     h = stats[:, cv2.CC_STAT_HEIGHT]
     area = stats[:, cv2.CC_STAT_AREA]
@@ -107,17 +108,21 @@ def hypotheses_from_blobs(blobs: Blobs, params: GlyphParams) -> list[Hypothesis]
     sj = size[None, :]
     pair = (dist >= 0.5 * si) & (dist <= 1.9 * si) & (sj >= 0.35 * si) & (sj <= 1.35 * si) & (si >= params.min_px)
     np.fill_diagonal(pair, False)
+    # Partners for "10": a blob of about the same size right beside it (later ids only, so each pair once).
+    twin = (dist <= 1.25 * si) & (sj >= 0.6 * si) & (sj <= 1.5 * si)
+    twin = np.triu(twin, 1)
+    twins = {i: np.nonzero(twin[i])[0].tolist() for i in np.nonzero(twin.any(axis=1))[0].tolist()}
     out: list[Hypothesis] = []
     ii, jj = np.nonzero(pair)
     for i, j in zip(ii.tolist(), jj.tolist()):
         out.append(Hypothesis((int(ids[i]),), int(ids[j]), (float(c[i, 0]), float(c[i, 1])), (float(c[j, 0]), float(c[j, 1])), float(size[i])))
         # "10" is two blobs side by side, across the rank-to-suit line.
         u = d[i, j] / max(dist[i, j], 1e-6)
-        near = (dist[i] <= 1.25 * size[i]) & (size >= 0.6 * size[i]) & (size <= 1.5 * size[i])
-        near[i] = near[j] = False
-        for k in np.nonzero(near)[0].tolist():
+        for k in twins.get(i, ()):
+            if k == j:
+                continue
             v = d[i, k] / max(dist[i, k], 1e-6)
-            if abs(float(u @ v)) < 0.5 and i < k:
+            if abs(float(u @ v)) < 0.5:
                 mx = (c[i] + c[k]) / 2
                 out.append(
                     Hypothesis(
