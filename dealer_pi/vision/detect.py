@@ -182,7 +182,10 @@ class Detector:
                 out.append(CardFound(card, True, centre, _pts(pts), conf))
         for r in sorted(unknown, key=lambda r: -r.confidence):
             c, pts = outline_from_read(r)
-            if any(math.dist(c, f.centre) < 0.45 * CARD_H_U * _unit(r) for f in out):
+            h = CARD_H_U * _unit(r)
+            # Another corner of a card already named (same best guess, or the same place); else a
+            # card of its own, such as the lower card of an overlapping pair.
+            if any(math.dist(c, f.centre) < (0.45 if f.card == r.best else 0.2) * h for f in out):
                 continue
             out.append(CardFound(None, True, c, _pts(pts), r.confidence))
         return out
