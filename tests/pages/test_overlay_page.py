@@ -168,3 +168,41 @@ def test_overlay_reloaded_mid_street_keeps_last_actions_blinds_and_card_counts(c
     public = open_overlay(context, table, live=False)
     expect(public.locator('.pbar[data-seat="2"] .paction')).to_have_text("CALL 35")
     expect(public.locator('.pbar[data-seat="2"] .badge.sb')).to_have_count(1)
+
+
+def test_a_late_state_answer_never_overwrites_a_newer_streamed_table(context: Any, table: LiveTable) -> None:
+    """The page's own GET of /api/state can be answered after the stream has already shown a newer table
+    (two connections, no order between them): the older snapshot must not wind the board back."""
+    status, body = table.request("POST", "/api/setup?void_hand=1", {
+        "profile": "standard", "blinds": [5, 10], "seats": {"1": 1000, "2": 1000, "3": 1000},
+        "names": {"1": "Ann", "2": "Bob", "3": "Cy"}, "button": 1})
+    assert status == 200, body
+    deck = ["As", "Ad", "Kc", "Kd", "2h", "7c", "3c", "Qs", "Jh", "9c"]
+    table.feed(H.hole_deal(deck, [2, 3, 1]))
+    table.feed([{"type": "action", "seat": 1, "action": "call"}, {"type": "action", "seat": 2, "action": "call"},
+                {"type": "action", "seat": 3, "action": "check"}])
+
+    held: list[tuple[Any, Any]] = []  # (route, its answer taken before the flop): released by the test
+    page = context.new_page()
+    page.set_viewport_size(BROADCAST)
+    page.route("**/api/state*", lambda route: held.append((route, route.fetch())))
+    page.goto(f"{table.url}/overlay/live?token={H.PRODUCER}")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for /api/state"
+
+    table.feed(H.street(deck, 3))
+    expect(page.locator("#board .card[data-card]")).to_have_count(3)  # from the stream alone
+
+    stale_route, stale_answer = held.pop(0)
+    stale = stale_answer.json()
+    assert stale["table"]["hand"]["board"] == [], "the held answer must describe the table before the flop"
+    stale_route.fulfill(response=stale_answer)
+    page.wait_for_timeout(300)
+    expect(page.locator("#board .card[data-card]")).to_have_count(3)
+    assert face_cards(page, "#board") == ["Qs", "Jh", "9c"]
+    for route, _ in held:  # later refreshes, never answered in this test
+        route.abort()
+    page.close()

@@ -104,7 +104,7 @@
       DP.api("GET", statePath, token).then(function (state) {
         inFlight = false;
         if (closed) return;
-        opts.onState(state);
+        apply(state);
         if (again) { again = false; refresh(); }
       }, function (err) {
         inFlight = false;
@@ -121,10 +121,22 @@
       });
     }
 
+    // A GET answered late can describe an older table than a snapshot the
+    // stream has already delivered; never let it overwrite the newer one.
+    var lastSeq = -1;
+    function apply(state) {
+      if (state && typeof state.seq === "number") {
+        if (state.seq < lastSeq) return;
+        lastSeq = state.seq;
+      }
+      opts.onState(state);
+    }
+
     function open() {
       var url = eventsPath + (token ? (eventsPath.indexOf("?") < 0 ? "?" : "&") + "token=" + encodeURIComponent(token) : "");
       es = new EventSource(url);
-      es.onopen = function () { status("Live", true); refresh(); };
+      // A new connection may reach a server whose journal started afresh.
+      es.onopen = function () { lastSeq = -1; status("Live", true); refresh(); };
       es.onerror = function () {
         // EventSource retries by itself (and sends Last-Event-ID); a closed
         // stream (CLOSED) means the server refused it: retry from scratch.
@@ -148,7 +160,7 @@
       if (closed) return;
       var data = null;
       try { data = ev.data ? JSON.parse(ev.data) : null; } catch (e) { data = null; }
-      if (ev.type === "state" && data && typeof data === "object") opts.onState(data);
+      if (ev.type === "state" && data && typeof data === "object") apply(data);
       else if (ev.type === "notice") { if (opts.onNotice && data) opts.onNotice(data); }
       else if (ev.type !== "table") refresh();
       if (opts.onEvent && data) opts.onEvent(data, ev);
