@@ -36,6 +36,14 @@ def wait_for_line(proc: subprocess.Popen[str], lines: list[str], needle: str, ti
             return
     raise AssertionError(f"{needle!r} not seen in {lines!r}")
 
+def start_register(link: Path, out: Path, lines: list[str]) -> subprocess.Popen[str]:
+    """``shoe register`` on the virtual shoe, once it has asked for the first card (new-deck order)."""
+    proc = subprocess.Popen(cli("shoe", "register", "--port", str(link), "--out", str(out), "--timeout", "30"),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    wait_for_line(proc, lines, "first: As")
+    time.sleep(0.5)  # the command opens the port and settles before the first draw
+    return proc
+
 
 def test_listen_json_prints_events_and_problems_and_never_dies(tmp_path: Path) -> None:
     link = tmp_path / "shoe"
@@ -74,11 +82,8 @@ def test_register_a_tagged_deck_then_check_it(tmp_path: Path) -> None:
     link, out = tmp_path / "shoe", tmp_path / "deck.json"
     order = ORDERS["new-deck"]
     with VirtualShoe(link=link, heartbeat_s=0.3) as v:
-        proc = subprocess.Popen(cli("shoe", "register", "--port", str(link), "--out", str(out), "--timeout", "30"),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
         lines: list[str] = []
-        wait_for_line(proc, lines, "first: As")
-        time.sleep(0.5)
+        proc = start_register(link, out, lines)
         for i in range(52):
             v.draw(f"U:04{i:06X}")
         stdout, stderr = proc.communicate(timeout=30)
@@ -93,10 +98,7 @@ def test_register_a_tagged_deck_then_check_it(tmp_path: Path) -> None:
 def test_DEAL_DECK_register_refuses_a_tag_read_twice_and_a_card_without_tag(tmp_path: Path) -> None:
     link, out = tmp_path / "shoe", tmp_path / "deck.json"
     with VirtualShoe(link=link, heartbeat_s=0.3) as v:
-        proc = subprocess.Popen(cli("shoe", "register", "--port", str(link), "--out", str(out), "--timeout", "30"),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
-        wait_for_line(proc, [], "first: As")
-        time.sleep(0.5)
+        proc = start_register(link, out, [])
         for i in range(52):
             if i == 5:
                 v.draw("U:04000001")  # 6s carries the same tag as 2s
@@ -158,10 +160,7 @@ def test_virtual_shoe_garbage_is_reported_by_the_host(vshoe: VirtualShoe, host) 
 def test_DEAL_DECK_register_stops_when_a_draw_is_lost(tmp_path: Path) -> None:
     link, out = tmp_path / "shoe", tmp_path / "deck.json"
     with VirtualShoe(link=link, heartbeat_s=0.3) as v:
-        proc = subprocess.Popen(cli("shoe", "register", "--port", str(link), "--out", str(out), "--timeout", "30"),
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
-        wait_for_line(proc, [], "first: As")
-        time.sleep(0.5)
+        proc = start_register(link, out, [])
         for i in range(10):
             if i == 4:
                 v.drop_next()  # this card's frame never reaches the host
