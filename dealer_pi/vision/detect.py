@@ -102,15 +102,20 @@ def skin(bgr: np.ndarray) -> np.ndarray:
     return cv2.inRange(hsv, (0, 35, 70), (25, 165, 255))
 
 
-def paper_fraction(bgr: np.ndarray, mask: np.ndarray) -> float:
-    """Share of the masked pixels that look like white card stock."""
+def frame_brightness(bgr: np.ndarray) -> float:
+    """The brightest part of the frame, which "white" is relative to: the light may be dim."""
+    return float(np.percentile(bgr[::8, ::8].max(axis=2), 99))
+
+
+def paper_fraction(bgr: np.ndarray, mask: np.ndarray, bright: float | None = None) -> float:
+    """Share of the masked pixels that look like white card stock (``bright``: see :func:`frame_brightness`)."""
     if not mask.any():
         return 0.0
     x, y, w, h = cv2.boundingRect(mask)
     hsv = cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2HSV)
     px = hsv[mask[y : y + h, x : x + w] > 0]
-    # "White" is relative to the brightest part of the frame: the light may be dim.
-    bright = float(np.percentile(bgr[::8, ::8].max(axis=2), 99))
+    if bright is None:
+        bright = frame_brightness(bgr)
     paper = (px[:, 1] < 60) & (px[:, 2] > 0.6 * bright)
     return float(paper.mean())
 
@@ -215,9 +220,10 @@ class Detector:
             # A lone read card: its outline is better than the estimate from the index.
             area = cv2.contourArea(cnt)
             if 0.7 * card_area < area < 1.3 * card_area and _card_shaped(cnt):
-                blob = np.zeros(region.shape, np.uint8)
-                cv2.drawContours(blob, [cnt], -1, 255, -1)
-                inside = [f for f in out if _inside(blob, f.centre)]
+                x, y, w, h = cv2.boundingRect(cnt)
+                blob = np.zeros((h, w), np.uint8)
+                cv2.drawContours(blob, [cnt], -1, 255, -1, offset=(-x, -y))
+                inside = [f for f in out if _inside(blob, (f.centre[0] - x, f.centre[1] - y))]
                 if len(inside) == 1:
                     f = inside[0]
                     box = cv2.boxPoints(cv2.minAreaRect(cnt))
@@ -225,9 +231,14 @@ class Detector:
                     out[out.index(f)] = CardFound(f.card, f.face_up, (float(c[0]), float(c[1])), _pts(box), f.confidence)
         # What the read cards do not cover: more cards, face down or unread.
         side = max(3, int(math.sqrt(card_area) * 0.2))
-        rest = region & ~cv2.dilate(explained, np.ones((5, 5), np.uint8)) & ~skin(bgr)
+        rest = region & ~cv2.dilate(explained, np.ones((5, 5), np.uint8))
+        if rest.any():
+            # Skin only matters where rest is set: convert that box alone, not the whole frame.
+            x, y, w, h = cv2.boundingRect(rest)
+            rest[y : y + h, x : x + w] &= ~skin(bgr[y : y + h, x : x + w])
         rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
         parts = _outer_contours(rest)
+        bright = frame_brightness(bgr) if parts else 0.0
         for cnt in parts:
             area = cv2.contourArea(cnt)
             if area < 0.45 * card_area or area > 12 * card_area:
@@ -235,13 +246,15 @@ class Detector:
             _, radius = cv2.minEnclosingCircle(cnt)
             if area > 0.75 * math.pi * radius * radius:
                 continue  # round: a chip or a stack of chips, not a card
-            mask = np.zeros(region.shape, np.uint8)
-            cv2.drawContours(mask, [cnt], -1, 255, -1)
-            mask &= rest
-            paper = paper_fraction(bgr, mask)
+            # Drawn in the contour's box only: a full-frame mask per part cost more than the rest together.
+            x, y, w, h = cv2.boundingRect(cnt)
+            mask = np.zeros((h, w), np.uint8)
+            cv2.drawContours(mask, [cnt], -1, 255, -1, offset=(-x, -y))
+            mask &= rest[y : y + h, x : x + w]
+            paper = paper_fraction(bgr[y : y + h, x : x + w], mask, bright)
             face_up = paper > 0.4
             ys, xs = np.nonzero(mask)
-            pts = np.column_stack([xs, ys]).astype(np.float32)
+            pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
             for part in _split(pts, max(1, int(area / card_area + 0.75))):
                 box = cv2.boxPoints(cv2.minAreaRect(part))
                 c = box.mean(axis=0)

@@ -163,23 +163,41 @@ def _shape(blobs: Blobs, comp_ids: tuple[int, ...]) -> _Shape:
     return _Shape(mask.astype(np.float32), hull - centre, float(len(xs)))
 
 
-def _glyph(shape: _Shape, angle_deg: float) -> tuple[np.ndarray, float, float, float]:
-    """The blobs turned upright and resampled to GRID x GRID; also height, aspect, fill."""
+def _extents(shapes: list[_Shape], which: np.ndarray, ca: np.ndarray, sa: np.ndarray) -> np.ndarray:
+    """Bounding box (x0, x1, y0, y1) of each ``shapes[which[n]]`` turned by (``ca[n]``, ``sa[n]``).
+
+    All glyphs of a picture at once: a handful of small numpy calls per glyph
+    cost more than the warp itself. Padding repeats a hull's first vertex, which
+    moves no extreme; float32 as the hull, so the boxes match one glyph at a time.
+    """
+    longest = max(len(sh.hull) for sh in shapes)
+    hulls = np.empty((len(shapes), longest, 2), np.float32)
+    for k, sh in enumerate(shapes):
+        hulls[k, : len(sh.hull)] = sh.hull
+        hulls[k, len(sh.hull) :] = sh.hull[0]
+    h = hulls[which]
+    c = ca.astype(np.float32)[:, None]
+    s = sa.astype(np.float32)[:, None]
+    rx = c * h[..., 0] + s * h[..., 1]
+    ry = -s * h[..., 0] + c * h[..., 1]
+    return np.stack([rx.min(axis=1), rx.max(axis=1), ry.min(axis=1), ry.max(axis=1)], axis=1).astype(np.float64)
+
+
+def _glyph(shape: _Shape, ca: float, sa: float, box: tuple[float, float, float, float]) -> tuple[np.ndarray, float, float, float]:
+    """The blobs turned upright by (cos, sin) and resampled to GRID x GRID; also height, aspect, fill.
+
+    ``box``: the turned blobs' bounding box from :func:`_extents`.
+    """
     mask = shape.mask
     cx, cy = mask.shape[1] / 2.0, mask.shape[0] / 2.0
-    a = math.radians(angle_deg)
-    ca, sa = math.cos(a), math.sin(a)
-    # Same matrix as cv2.getRotationMatrix2D(centre, angle_deg, 1).
-    hx, hy = shape.hull[:, 0], shape.hull[:, 1]
-    rx = ca * hx + sa * hy
-    ry = -sa * hx + ca * hy
-    rx0, rx1, ry0, ry1 = float(rx.min()), float(rx.max()), float(ry.min()), float(ry.max())
+    rx0, rx1, ry0, ry1 = box
     w = rx1 - rx0 + 1
     h = ry1 - ry0 + 1
     scale = (GRID - 2) / max(w, h)
     # Put the rotated bounding box's centre at the grid's centre.
     mid_x = (rx1 + rx0) / 2
     mid_y = (ry1 + ry0) / 2
+    # Same matrix as cv2.getRotationMatrix2D(centre, angle, 1), scaled and shifted.
     m = np.array(
         [
             [ca * scale, sa * scale, GRID / 2 - scale * (ca * cx + sa * cy + mid_x)],
@@ -202,23 +220,35 @@ def _glyph(shape: _Shape, angle_deg: float) -> tuple[np.ndarray, float, float, f
 def features(blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
     """One row of FEATURES floats per hypothesis (both glyphs upright, then geometry)."""
     out = np.zeros((len(hyps), FEATURES), np.float32)
-    shapes: dict[tuple[int, ...], _Shape] = {}
-
-    def shape(ids: tuple[int, ...]) -> _Shape:
-        if ids not in shapes:
-            shapes[ids] = _shape(blobs, ids)
-        return shapes[ids]
-
+    if not hyps:
+        return out
+    # Each blob (or "10" pair) is cut out once and reused by every pair it is in.
+    index: dict[tuple[int, ...], int] = {}
+    shapes: list[_Shape] = []
+    which = np.empty(2 * len(hyps), np.intp)  # rank glyph of hypothesis n at 2n, its suit glyph at 2n+1
+    ca = np.empty(2 * len(hyps))
+    sa = np.empty(2 * len(hyps))
     for n, hy in enumerate(hyps):
+        for k, ids in ((2 * n, hy.rank_ids), (2 * n + 1, (hy.suit_id,))):
+            if ids not in index:
+                index[ids] = len(shapes)
+                shapes.append(_shape(blobs, ids))
+            which[k] = index[ids]
         dx = hy.suit_xy[0] - hy.rank_xy[0]
         dy = hy.suit_xy[1] - hy.rank_xy[1]
-        angle = math.degrees(math.atan2(dy, dx)) - 90.0
-        rg, rh, ra, rf = _glyph(shape(hy.rank_ids), angle)
-        sg, sh, sa, sf = _glyph(shape((hy.suit_id,)), angle)
-        dist = math.hypot(dx, dy)
+        a = math.radians(math.degrees(math.atan2(dy, dx)) - 90.0)
+        ca[2 * n : 2 * n + 2] = math.cos(a)
+        sa[2 * n : 2 * n + 2] = math.sin(a)
+    boxes = _extents(shapes, which, ca, sa).tolist()
+    cas, sas, ws = ca.tolist(), sa.tolist(), which.tolist()
+    for n, hy in enumerate(hyps):
+        r, s = 2 * n, 2 * n + 1
+        rg, rh, ra, rf = _glyph(shapes[ws[r]], cas[r], sas[r], boxes[r])
+        sg, sh, sa_, sf = _glyph(shapes[ws[s]], cas[s], sas[s], boxes[s])
+        dist = math.hypot(hy.suit_xy[0] - hy.rank_xy[0], hy.suit_xy[1] - hy.rank_xy[1])
         out[n, : GRID * GRID] = rg.ravel()
         out[n, GRID * GRID : 2 * GRID * GRID] = sg.ravel()
-        out[n, -GEOM:] = (dist / rh, sh / rh, ra, sa, rf, sf)
+        out[n, -GEOM:] = (dist / rh, sh / rh, ra, sa_, rf, sf)
     return out
 
 
