@@ -76,11 +76,12 @@ def ink_mask(bgr: np.ndarray, params: GlyphParams) -> np.ndarray:
 
 
 def find_blobs(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None) -> Blobs:
-    ink = ink_mask(bgr, params)
-    if region is not None:
-        ink &= region
-    # Grana's block-based labelling: same labels as the default here, three times faster single-threaded.
-    n, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    if region is None:
+        ink = ink_mask(bgr, params)
+        # Grana's block-based labelling: same labels as the default here, three times faster single-threaded.
+        _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    else:
+        labels, stats, centroids = _label_in_boxes(bgr, params, region)
     w = stats[:, cv2.CC_STAT_WIDTH]
     h = stats[:, cv2.CC_STAT_HEIGHT]
     area = stats[:, cv2.CC_STAT_AREA]
@@ -89,6 +90,82 @@ def find_blobs(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None =
     ok = (big >= params.min_px * 0.45) & (big <= params.max_px) & (fill > 0.1) & (area >= 12)
     ok[0] = False
     return Blobs(labels, stats, centroids, np.nonzero(ok)[0])
+
+
+def region_boxes(region: np.ndarray, margin: int) -> list[tuple[int, int, int, int]]:
+    """Disjoint boxes (x0, y0, x1, y1) covering every set pixel of ``region`` with ``margin`` around it.
+
+    Each box starts on an even row and column, so a block-based labelling sees
+    the same 2x2 blocks in the box as in the whole picture.
+    """
+    h, w = region.shape[:2]
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    boxes = []
+    for c in contours:
+        x, y, bw, bh = cv2.boundingRect(c)
+        boxes.append([max(0, x - margin) & ~1, max(0, y - margin) & ~1, min(w, x + bw + margin), min(h, y + bh + margin)])
+    merged = True
+    while merged:  # a few boxes: merging pairwise until none overlap is cheap
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [(x0, y0, x1, y1) for x0, y0, x1, y1 in boxes]
+
+
+def _label_in_boxes(bgr: np.ndarray, params: GlyphParams, region: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ink components inside ``region``, as labelling the whole picture would give them, ids included.
+
+    On a felt table the cards cover a small part of the frame: the threshold and
+    the labelling run only on boxes around the region. The margin covers the
+    median's and the threshold window's reach, so every ink pixel in the region
+    is the same as in the whole picture; ids are then put in the order Grana
+    gives in the whole picture (by each component's first 2x2 block, row by row).
+    """
+    h, w = region.shape[:2]
+    parts = []
+    for x0, y0, x1, y1 in region_boxes(region, (params.block | 1) // 2 + 2):
+        ink = ink_mask(bgr[y0:y1, x0:x1], params) & region[y0:y1, x0:x1]
+        n, lab, st, cen = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+        if n < 2:
+            continue
+        # Each component's first 2x2 block: its top row pair (boxes start on even rows),
+        # and the leftmost column it has in those two rows.
+        r0 = st[1:, 1] & ~1
+        pad = np.vstack([lab, np.zeros((1, lab.shape[1]), np.int32)])
+        ids = np.arange(1, n, dtype=np.int32)[:, None]
+        first = ((pad[r0] == ids) | (pad[r0 + 1] == ids)).argmax(axis=1)
+        key = ((y0 + r0) // 2).astype(np.int64) * w + (x0 + first) // 2
+        st = st.copy()
+        st[:, 0] += x0
+        st[:, 1] += y0
+        parts.append(((x0, y0, x1, y1), lab, st[1:], cen[1:] + (x0, y0), key))
+    labels = np.zeros((h, w), np.int32)
+    if not parts:
+        return labels, np.array([[0, 0, w, h, h * w]], np.int32), np.array([[(w - 1) / 2, (h - 1) / 2]])
+    keys = np.concatenate([p[4] for p in parts])
+    order = np.argsort(keys, kind="stable")
+    new_id = np.empty(len(keys), np.int32)
+    new_id[order] = np.arange(1, len(keys) + 1, dtype=np.int32)
+    start = 0
+    for (x0, y0, x1, y1), lab, st, _, key in parts:
+        lut = np.concatenate([[0], new_id[start : start + len(key)]]).astype(np.int32)
+        labels[y0:y1, x0:x1] = lut[lab]
+        start += len(key)
+    st_all = np.vstack([p[2] for p in parts])[order]
+    cen_all = np.vstack([p[3] for p in parts])[order]
+    # The background row, as whole-picture labelling reports it (never used as a blob).
+    bg = np.array([[0, 0, w, h, h * w - int(st_all[:, 4].sum())]], np.int32)
+    stats = np.vstack([bg, st_all]).astype(np.int32)
+    centroids = np.vstack([np.array([[(w - 1) / 2, (h - 1) / 2]]), cen_all])
+    return labels, stats, centroids
 
 
 def find_hypotheses(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None) -> list[Hypothesis]:

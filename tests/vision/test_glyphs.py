@@ -1,0 +1,78 @@
+"""Glyph finding shortcuts give exactly what the whole-picture way gives: the model is trained on these features."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from dealer_pi.engine.cards import Card
+from dealer_pi.vision.detect import felt_colour, not_felt
+from dealer_pi.vision.glyphs import GlyphParams, features, find_blobs, hypotheses_from_blobs, ink_mask, region_boxes
+from dealer_pi.vision.render import render_table_frame
+
+TABLE = {
+    "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s")],
+    "seat:2": [Card.parse("Qs"), Card.parse("Jh")],
+    "seat:6": [None, None],
+}
+
+
+def whole_picture_labels(bgr: np.ndarray, params: GlyphParams, region: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ink = ink_mask(bgr, params) & region
+    _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    return labels, stats, centroids
+
+
+def real_photo(shared_dir) -> np.ndarray:  # type: ignore[no-untyped-def]
+    path = sorted((shared_dir / "datasets" / "real-cards-cc-by" / "images").glob("WIN_*.jpg"))[0]
+    img = cv2.imread(str(path))
+    assert img is not None, path
+    return img
+
+
+@pytest.mark.parametrize("params", [GlyphParams(), GlyphParams(min_px=9, max_px=26, block=24), GlyphParams(light_print=True)])
+def test_blobs_inside_a_region_are_labelled_as_in_the_whole_picture(shared_dir, params):
+    frame = render_table_frame(TABLE, seed=4)
+    felt_region = cv2.dilate(not_felt(frame, felt_colour(frame)), np.ones((5, 5), np.uint8))
+    photo = real_photo(shared_dir)
+    # Blobs of region touching each other, the border and an odd row and column.
+    odd_region = np.zeros(photo.shape[:2], np.uint8)
+    for centre, radius in (((101, 77), 60), ((180, 120), 70), ((5, photo.shape[0] - 3), 40), ((photo.shape[1] - 1, 301), 90)):
+        cv2.circle(odd_region, centre, radius, 255, -1)
+    for bgr, region in ((frame, felt_region), (photo, odd_region)):
+        labels, stats, centroids = whole_picture_labels(bgr, params, region)
+        blobs = find_blobs(bgr, params, region)
+        assert len(stats) > 20  # the check means something only with many components
+        np.testing.assert_array_equal(blobs.labels, labels)
+        np.testing.assert_array_equal(blobs.stats, stats)
+        np.testing.assert_allclose(blobs.centroids[1:], centroids[1:])
+
+
+def test_region_boxes_are_disjoint_start_even_and_cover_the_region_with_margin():
+    region = np.zeros((200, 300), np.uint8)
+    region[9:20, 9:20] = 255
+    region[25:40, 15:30] = 255  # within the margin of the first: one box
+    region[150:199, 250:300] = 255
+    boxes = region_boxes(region, 10)
+    assert len(boxes) == 2
+    covered = np.zeros_like(region)
+    for x0, y0, x1, y1 in boxes:
+        assert x0 % 2 == 0 and y0 % 2 == 0
+        assert not covered[y0:y1, x0:x1].any()
+        covered[y0:y1, x0:x1] = 255
+    assert covered[region > 0].all()
+    grown = cv2.dilate(region, np.ones((21, 21), np.uint8))
+    assert covered[grown > 0].all()
+
+
+def test_features_of_a_pair_do_not_depend_on_the_other_pairs_of_the_frame(shared_dir):
+    photo = real_photo(shared_dir)
+    params = GlyphParams()
+    blobs = find_blobs(photo, params)
+    hyps = hypotheses_from_blobs(blobs, params)
+    assert len(hyps) > 50
+    together = features(blobs, hyps)
+    for n in range(0, len(hyps), max(1, len(hyps) // 25)):
+        np.testing.assert_array_equal(features(blobs, [hyps[n]])[0], together[n])
+    assert features(blobs, []).shape == (0, together.shape[1])
