@@ -23,6 +23,7 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 
+from .glyphs import region_boxes
 from .recogniser import IndexRead, Recogniser
 
 # Card shape in units of the rank-to-suit distance of its corner index (about
@@ -232,11 +233,12 @@ class Detector:
         # What the read cards do not cover: more cards, face down or unread.
         side = max(3, int(math.sqrt(card_area) * 0.2))
         rest = region & ~cv2.dilate(explained, np.ones((5, 5), np.uint8))
-        if rest.any():
-            # Skin only matters where rest is set: convert that box alone, not the whole frame.
-            x, y, w, h = cv2.boundingRect(rest)
-            rest[y : y + h, x : x + w] &= ~skin(bgr[y : y + h, x : x + w])
-        rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+        # Skin and the opening only matter near what is left: worked out in boxes around it, with
+        # room for the opening's reach, which gives the same pixels as the whole frame would.
+        for x0, y0, x1, y1 in region_boxes(rest, side + 1):
+            box = rest[y0:y1, x0:x1]
+            box &= ~skin(bgr[y0:y1, x0:x1])
+            box[:] = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
         parts = _outer_contours(rest)
         bright = frame_brightness(bgr) if parts else 0.0
         for cnt in parts:
@@ -253,10 +255,16 @@ class Detector:
             mask &= rest[y : y + h, x : x + w]
             paper = paper_fraction(bgr[y : y + h, x : x + w], mask, bright)
             face_up = paper > 0.4
-            ys, xs = np.nonzero(mask)
-            pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
-            for part in _split(pts, max(1, int(area / card_area + 0.75))):
-                box = cv2.boxPoints(cv2.minAreaRect(part))
+            k = max(1, int(area / card_area + 0.75))
+            if k == 1:
+                # The smallest box around the pixels is the one around their hull, which the outlines hold.
+                outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x, y))
+                parts = [np.vstack(outlines).reshape(-1, 2).astype(np.float32)]
+            else:
+                ys, xs = np.nonzero(mask)
+                parts = _split(np.column_stack([xs + x, ys + y]).astype(np.float32), k)
+            for part in parts:
+                box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(part)))
                 c = box.mean(axis=0)
                 conf = paper if face_up else 1 - paper
                 out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
