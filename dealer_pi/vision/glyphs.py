@@ -260,42 +260,15 @@ def _extents(shapes: list[_Shape], which: np.ndarray, ca: np.ndarray, sa: np.nda
     return np.stack([rx.min(axis=1), rx.max(axis=1), ry.min(axis=1), ry.max(axis=1)], axis=1).astype(np.float64)
 
 
-def _glyph(shape: _Shape, ca: float, sa: float, box: tuple[float, float, float, float]) -> tuple[np.ndarray, float, float, float]:
-    """The blobs turned upright by (cos, sin) and resampled to GRID x GRID; also height, aspect, fill.
-
-    ``box``: the turned blobs' bounding box from :func:`_extents`.
-    """
-    mask = shape.mask
-    cx, cy = mask.shape[1] / 2.0, mask.shape[0] / 2.0
-    rx0, rx1, ry0, ry1 = box
-    w = rx1 - rx0 + 1
-    h = ry1 - ry0 + 1
-    scale = (GRID - 2) / max(w, h)
-    # Put the rotated bounding box's centre at the grid's centre.
-    mid_x = (rx1 + rx0) / 2
-    mid_y = (ry1 + ry0) / 2
-    # Same matrix as cv2.getRotationMatrix2D(centre, angle, 1), scaled and shifted.
-    m = np.array(
-        [
-            [ca * scale, sa * scale, GRID / 2 - scale * (ca * cx + sa * cy + mid_x)],
-            [-sa * scale, ca * scale, GRID / 2 - scale * (-sa * cx + ca * cy + mid_y)],
-        ],
-        np.float32,
-    )
-    src = mask
-    if scale < 0.5:
-        # Shrink first so the warp does not alias thin strokes away.
-        f = scale * 2
-        sw, sh = max(2, round(src.shape[1] * f)), max(2, round(src.shape[0] * f))
-        src = cv2.resize(src, (sw, sh), interpolation=cv2.INTER_AREA)
-        m[:, 0] *= mask.shape[1] / sw
-        m[:, 1] *= mask.shape[0] / sh
-    g = cv2.warpAffine(src, m, (GRID, GRID), flags=cv2.INTER_LINEAR, borderValue=0.0)
-    return g, h, w / max(h, 1.0), shape.area / max(1.0, w * h)
-
-
 def features(blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
-    """One row of FEATURES floats per hypothesis (both glyphs upright, then geometry)."""
+    """One row of FEATURES floats per hypothesis (both glyphs upright, then geometry).
+
+    Each glyph is its blobs turned so that rank-to-suit points down, scaled so
+    the turned bounding box's longer side spans GRID - 2 cells, and centred.
+    The arithmetic runs on all glyphs of the picture at once (per-glyph numpy
+    calls cost more than the warps); only the warps go one by one, each
+    straight into its row.
+    """
     out = np.zeros((len(hyps), FEATURES), np.float32)
     if not hyps:
         return out
@@ -305,6 +278,7 @@ def features(blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
     which = np.empty(2 * len(hyps), np.intp)  # rank glyph of hypothesis n at 2n, its suit glyph at 2n+1
     ca = np.empty(2 * len(hyps))
     sa = np.empty(2 * len(hyps))
+    dist = np.empty(len(hyps))
     for n, hy in enumerate(hyps):
         for k, ids in ((2 * n, hy.rank_ids), (2 * n + 1, (hy.suit_id,))):
             if ids not in index:
@@ -316,16 +290,45 @@ def features(blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
         a = math.radians(math.degrees(math.atan2(dy, dx)) - 90.0)
         ca[2 * n : 2 * n + 2] = math.cos(a)
         sa[2 * n : 2 * n + 2] = math.sin(a)
-    boxes = _extents(shapes, which, ca, sa).tolist()
-    cas, sas, ws = ca.tolist(), sa.tolist(), which.tolist()
-    for n, hy in enumerate(hyps):
-        r, s = 2 * n, 2 * n + 1
-        rg, rh, ra, rf = _glyph(shapes[ws[r]], cas[r], sas[r], boxes[r])
-        sg, sh, sa_, sf = _glyph(shapes[ws[s]], cas[s], sas[s], boxes[s])
-        dist = math.hypot(hy.suit_xy[0] - hy.rank_xy[0], hy.suit_xy[1] - hy.rank_xy[1])
-        out[n, : GRID * GRID] = rg.ravel()
-        out[n, GRID * GRID : 2 * GRID * GRID] = sg.ravel()
-        out[n, -GEOM:] = (dist / rh, sh / rh, ra, sa_, rf, sf)
+        dist[n] = math.hypot(dx, dy)
+    rx0, rx1, ry0, ry1 = _extents(shapes, which, ca, sa).T
+    w = rx1 - rx0 + 1
+    h = ry1 - ry0 + 1
+    scale = (GRID - 2) / np.maximum(w, h)
+    mid_x = (rx1 + rx0) / 2
+    mid_y = (ry1 + ry0) / 2
+    # Half the mask's width and height: the turn is about the mask's centre.
+    cx = np.array([sh.mask.shape[1] / 2.0 for sh in shapes])[which]
+    cy = np.array([sh.mask.shape[0] / 2.0 for sh in shapes])[which]
+    # cv2.getRotationMatrix2D(centre, angle, 1), scaled, and shifted to put the box's centre at the grid's.
+    m = np.empty((len(which), 2, 3))
+    m[:, 0, 0] = ca * scale
+    m[:, 0, 1] = sa * scale
+    m[:, 0, 2] = GRID / 2 - scale * (ca * cx + sa * cy + mid_x)
+    m[:, 1, 0] = -sa * scale
+    m[:, 1, 1] = ca * scale
+    m[:, 1, 2] = GRID / 2 - scale * (-sa * cx + ca * cy + mid_y)
+    m32 = m.astype(np.float32)
+    cells = np.empty((len(which), GRID, GRID), np.float32)  # glyph k is hypothesis k // 2's rank (k even) or suit
+    small = (scale < 0.5).tolist()
+    for k, sh_id in enumerate(which.tolist()):
+        src = shapes[sh_id].mask
+        mk = m32[k]
+        if small[k]:
+            # Shrink first so the warp does not alias thin strokes away.
+            f = float(scale[k]) * 2
+            sw, shh = max(2, round(src.shape[1] * f)), max(2, round(src.shape[0] * f))
+            mk = mk.copy()
+            mk[:, 0] *= src.shape[1] / sw
+            mk[:, 1] *= src.shape[0] / shh
+            src = cv2.resize(src, (sw, shh), interpolation=cv2.INTER_AREA)
+        cv2.warpAffine(src, mk, (GRID, GRID), dst=cells[k], flags=cv2.INTER_LINEAR, borderValue=0.0)
+    out[:, : 2 * GRID * GRID] = cells.reshape(len(hyps), 2 * GRID * GRID)
+    area = np.array([sh.area for sh in shapes])[which]
+    fill = area / np.maximum(1.0, w * h)
+    aspect = w / np.maximum(h, 1.0)
+    rh, sh_ = h[0::2], h[1::2]
+    out[:, -GEOM:] = np.stack([dist / rh, sh_ / rh, aspect[0::2], aspect[1::2], fill[0::2], fill[1::2]], axis=1)
     return out
 
 
