@@ -65,11 +65,14 @@ class Blobs:
 
 def ink_mask(bgr: np.ndarray, params: GlyphParams) -> np.ndarray:
     """255 where print is darker than the paper around it."""
+    if bgr.ndim == 3:
+        # Split once: OpenCV copies each strided channel view anyway, three times slower.
+        b, g, r = cv2.split(bgr)
     if params.light_print:
         # Light print: the brightest channel, turned over, makes it dark print again.
-        grey = 255 - (cv2.max(cv2.max(bgr[..., 0], bgr[..., 1]), bgr[..., 2]) if bgr.ndim == 3 else bgr)
+        grey = 255 - (cv2.max(cv2.max(b, g), r) if bgr.ndim == 3 else bgr)
     else:
-        grey = cv2.min(cv2.min(bgr[..., 0], bgr[..., 1]), bgr[..., 2]) if bgr.ndim == 3 else bgr
+        grey = cv2.min(cv2.min(b, g), r) if bgr.ndim == 3 else bgr
     grey = cv2.medianBlur(np.ascontiguousarray(grey), 3)
     block = params.block | 1
     return cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, params.offset)
