@@ -194,11 +194,15 @@ def hypotheses_from_blobs(blobs: Blobs, params: GlyphParams) -> list[Hypothesis]
     twins = {i: np.nonzero(twin[i])[0].tolist() for i in np.nonzero(twin.any(axis=1))[0].tolist()}
     out: list[Hypothesis] = []
     ii, jj = np.nonzero(pair)
+    # Python numbers once for all pairs: indexing numpy arrays item by item cost more than the pairs.
+    id_of, xy, big = ids.tolist(), [tuple(p) for p in c.tolist()], size.tolist()
     for i, j in zip(ii.tolist(), jj.tolist()):
-        out.append(Hypothesis((int(ids[i]),), int(ids[j]), (float(c[i, 0]), float(c[i, 1])), (float(c[j, 0]), float(c[j, 1])), float(size[i])))
+        out.append(Hypothesis((id_of[i],), id_of[j], xy[i], xy[j], big[i]))
+        if i not in twins:
+            continue
         # "10" is two blobs side by side, across the rank-to-suit line.
         u = d[i, j] / max(dist[i, j], 1e-6)
-        for k in twins.get(i, ()):
+        for k in twins[i]:
             if k == j:
                 continue
             v = d[i, k] / max(dist[i, k], 1e-6)
@@ -235,12 +239,11 @@ def _shape(blobs: Blobs, comp_ids: tuple[int, ...]) -> _Shape:
     mask = lab == comp_ids[0]
     for k in comp_ids[1:]:
         mask |= lab == k
-    ys, xs = np.nonzero(mask)
-    pts = np.column_stack([xs, ys]).astype(np.float32)
+    pts = cv2.findNonZero(mask.view(np.uint8)).reshape(-1, 2)
     # The extremes of a rotated point set lie on its hull: rotate a few vertices, not every pixel.
-    hull = cv2.convexHull(pts).reshape(-1, 2) if len(pts) > 2 else pts
+    hull = (cv2.convexHull(pts).reshape(-1, 2) if len(pts) > 2 else pts).astype(np.float32)
     centre = np.array([(x1 - x0) / 2.0, (y1 - y0) / 2.0], np.float32)
-    return _Shape(mask.astype(np.float32), hull - centre, float(len(xs)))
+    return _Shape(mask.astype(np.float32), hull - centre, float(len(pts)))
 
 
 def _extents(shapes: list[_Shape], which: np.ndarray, ca: np.ndarray, sa: np.ndarray) -> np.ndarray:
