@@ -8,7 +8,14 @@ import pytest
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import felt_colour, not_felt
-from dealer_pi.vision.glyphs import GlyphParams, features, find_blobs, hypotheses_from_blobs, ink_mask, region_boxes
+from dealer_pi.vision.glyphs import (
+    GlyphParams,
+    features,
+    find_blobs,
+    hypotheses_from_blobs,
+    ink_mask,
+    region_boxes,
+)
 from dealer_pi.vision.render import render_table_frame
 
 TABLE = {
@@ -25,7 +32,7 @@ def whole_picture_labels(bgr: np.ndarray, params: GlyphParams, region: np.ndarra
 
 
 def real_photo(shared_dir) -> np.ndarray:  # type: ignore[no-untyped-def]
-    path = sorted((shared_dir / "datasets" / "real-cards-cc-by" / "images").glob("WIN_*.jpg"))[0]
+    path = min((shared_dir / "datasets" / "real-cards-cc-by" / "images").glob("WIN_*.jpg"))
     img = cv2.imread(str(path))
     assert img is not None, path
     return img
