@@ -78,13 +78,13 @@ def _detect(args: argparse.Namespace) -> int:
 
     from dealer_pi.vision.calibration import calibrate
     from dealer_pi.vision.detect import Detector, annotate
-    from dealer_pi.vision.recogniser import Enrolment, Recogniser
+    from dealer_pi.vision.recogniser import STILL_SCALES, Enrolment, Recogniser
     from dealer_pi.vision.sources import read_image
 
     img = read_image(args.image)
     enrolment = Enrolment.load(args.enrolment) if args.enrolment else None
     # A still picture can afford the second pass for light print on black cards.
-    detector = Detector(Recogniser(enrolment=enrolment, min_confidence=args.min_confidence, both_polarities=True))
+    detector = Detector(Recogniser(enrolment=enrolment, min_confidence=args.min_confidence, both_polarities=True, scales=STILL_SCALES))
     cards = detector.detect(img)
     layout = _layout(args.layout)
     try:

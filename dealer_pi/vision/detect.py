@@ -32,6 +32,8 @@ CARD_W_U = 6.3
 CARD_H_U = 8.8
 RANK_X_U = 0.65
 RANK_Y_U = 0.85
+# A corner read this sure may vote for its card together with the card's other corner.
+CANDIDATE = 0.5
 
 
 @dataclass(frozen=True)
@@ -155,15 +157,21 @@ class Detector:
         return self._add_unread(bgr, region, cards, reads)
 
     def _group_reads(self, reads: list[IndexRead]) -> list[CardFound]:
-        """One card per identity (a card's two corners agree); unknown reads far from named cards stay."""
+        """One card per identity (a card's corners agree); unknown reads far from named cards stay.
+
+        A card is named when its corners together are sure enough: two corners
+        read at 0.8 each are as sure as one at 0.96, because a wrong read rarely
+        repeats on the other corner. Reads below ``CANDIDATE`` never vote.
+        """
+        bar = self.recogniser.min_confidence
         out: list[CardFound] = []
         by_card: dict[Card, list[IndexRead]] = {}
         unknown: list[IndexRead] = []
         for r in reads:
-            if r.card is None:
-                unknown.append(r)
+            if r.best is not None and (r.card is not None or r.confidence >= CANDIDATE):
+                by_card.setdefault(r.best, []).append(r)
             else:
-                by_card.setdefault(r.card, []).append(r)
+                unknown.append(r)
         for card, rs in by_card.items():
             rs.sort(key=lambda r: -r.confidence)
             groups: list[list[IndexRead]] = []
@@ -178,18 +186,23 @@ class Detector:
                     groups.append([r])
             for g in groups:
                 centre, pts = outline_from_read(g[0])
-                if len(g) > 1:
+                corners = [g[0]]
+                for r in g[1:]:
+                    # Only another corner is fresh evidence, not the same glyphs read twice.
+                    if all(math.dist(r.rank_xy, o.rank_xy) > 2 * o.size for o in corners):
+                        corners.append(r)
+                if len(corners) > 1:
                     # Two corners: the card's centre is midway between their estimates.
-                    c2, _ = outline_from_read(g[1])
+                    c2, _ = outline_from_read(corners[1])
                     shift = ((c2[0] - centre[0]) / 2, (c2[1] - centre[1]) / 2)
                     centre = (centre[0] + shift[0], centre[1] + shift[1])
                     pts = pts + np.array(shift, np.float32)
-                conf = 1 - math.prod(1 - r.confidence for r in g)
-                out.append(CardFound(card, True, centre, _pts(pts), conf))
+                conf = 1 - math.prod(1 - r.confidence for r in corners[:2])
+                out.append(CardFound(card if conf >= bar else None, True, centre, _pts(pts), conf))
         for r in sorted(unknown, key=lambda r: -r.confidence):
             c, pts = outline_from_read(r)
             h = CARD_H_U * _unit(r)
-            # Another corner of a card already named (same best guess, or the same place); else a
+            # Another corner of a card already found (same best guess, or the same place); else a
             # card of its own, such as the lower card of an overlapping pair.
             if any(math.dist(c, f.centre) < (0.45 if f.card == r.best else 0.2) * h for f in out):
                 continue

@@ -28,8 +28,9 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 
+from .detect import Detector
 from .enrol import enrol_picture
-from .recogniser import Enrolment, Recogniser
+from .recogniser import STILL_SCALES, Enrolment, IndexModel, Recogniser
 from .sources import read_image
 
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-cards-cc-by"
@@ -108,10 +109,10 @@ def score(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> T
         img = read_image(path)
         truth = {c.card for c in corners(label_path(path), names, img.shape[1], img.shape[0]) if c.card is not None}
         t0 = time.perf_counter()
-        reads = recogniser.read(img)
+        found = Detector(recogniser).detect(img)
         t.seconds += time.perf_counter() - t0
-        named = {r.card for r in reads if r.card is not None}
-        t.unknown_reads += sum(1 for r in reads if r.card is None)
+        named = {f.card for f in found if f.card is not None}
+        t.unknown_reads += sum(1 for f in found if f.card is None and f.face_up)
         t.photos += 1
         t.cards += len(truth)
         t.found += len(truth & named)
@@ -146,15 +147,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="score only every n-th photo of each kind (0: all)")
     ap.add_argument("--enrol-half", action="store_true")
     ap.add_argument("--show-wrong", action="store_true")
+    ap.add_argument("--model", type=Path, help="index model to score (default: the shipped one)")
     ap.add_argument("--dark-only", action="store_true", help="skip the light-print pass (black decks), as the live camera does")
     args = ap.parse_args(argv)
     names = class_names(args.root)
     both = not args.dark_only
-    base = Recogniser(both_polarities=both)
+    model = IndexModel.load(args.model) if args.model else None
+    base = Recogniser(model=model, both_polarities=both, scales=STILL_SCALES)
     for prefix in ("WIN_", "IMG_"):
-        items = photos(args.root, prefix)
-        if args.enrol_half:
-            enrol_set, items = items[0::2], items[1::2]
+        # The shipped model learnt from the even-numbered photos (models/make_index_model.py):
+        # only the odd-numbered ones are fair to score, and enrolment comes from the even ones.
+        enrol_set, items = photos(args.root, prefix)[0::2], photos(args.root, prefix)[1::2]
         if args.limit:
             items = items[:: args.limit]
         plain = score(base, items, names)
@@ -163,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             print("  wrong:", " ".join(plain.wrong))
         if args.enrol_half:
             enrolment = enrol_from(base, enrol_set, names)
-            tuned = Recogniser(enrolment=enrolment, both_polarities=both)
+            tuned = Recogniser(enrolment=enrolment, both_polarities=both, scales=STILL_SCALES)
             t = score(tuned, items, names)
             print(t.line(f"{prefix}* enrolled from {len(enrol_set)} other photos ({len(enrolment)} rows)"))
             if args.show_wrong:

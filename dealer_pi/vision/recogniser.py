@@ -140,6 +140,10 @@ class IndexModel:
         return self.rank.probs(rank_part(feats)), self.suit.probs(suit_part(feats))
 
 
+# Still pictures (no size known, no time to vote over frames): also read at half size, where big glyphs
+# come out as cleanly as the camera's small ones.
+STILL_SCALES = (1.0, 0.5)
+
 NOT_INDEX = 52  # enrolment label of a pair that is not a corner index (pips, pictures)
 
 
@@ -212,8 +216,11 @@ class Recogniser:
         params: GlyphParams | None = None,
         min_confidence: float = 0.9,
         both_polarities: bool = False,
+        scales: tuple[float, ...] = (1.0,),
     ) -> None:
+        """``scales`` other than 1 read the picture again shrunk (for stills: big glyphs read better small)."""
         self.both_polarities = both_polarities
+        self.scales = scales
         base = model or IndexModel.load()
         # An enrolled deck brings its own fine-tuned networks.
         self.model = enrolment.model if enrolment is not None and enrolment.model is not None else base
@@ -232,15 +239,34 @@ class Recogniser:
         narrows the search to glyphs of about that size: pips and picture
         fragments of other sizes are not even considered, which saves most of the work.
         """
-        params = self.params
-        if glyph_px > 0:
-            params = dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * glyph_px)), max_px=min(params.max_px, int(1.7 * glyph_px) + 1))
-        reads = self._read(bgr, region, params)
-        if self.both_polarities:
-            light = self._read(bgr, region, dataclasses.replace(params, light_print=True))
-            # Keep a light-print read only where no dark-print read already is.
-            reads += [r for r in light if all(math.dist(r.rank_xy, o.rank_xy) > 0.5 * r.size for o in reads)]
+        reads: list[IndexRead] = []
+        for scale in self.scales:
+            params = self.params
+            if glyph_px > 0:
+                px = glyph_px * scale
+                params = dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, int(1.7 * px) + 1))
+            for light in (False, True) if self.both_polarities else (False,):
+                p = dataclasses.replace(params, light_print=light)
+                more = self._read_scaled(bgr, region, p, scale) if scale != 1.0 else self._read(bgr, region, p)
+                reads = _merge(reads, more)
         return reads
+
+    def _read_scaled(self, bgr: np.ndarray, region: np.ndarray | None, params: GlyphParams, scale: float) -> list[IndexRead]:
+        import cv2
+
+        size = (max(1, round(bgr.shape[1] * scale)), max(1, round(bgr.shape[0] * scale)))
+        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+        small_region = None if region is None else cv2.resize(region, size, interpolation=cv2.INTER_NEAREST)
+        back = 1.0 / scale
+        return [
+            dataclasses.replace(
+                r,
+                rank_xy=(r.rank_xy[0] * back, r.rank_xy[1] * back),
+                suit_xy=(r.suit_xy[0] * back, r.suit_xy[1] * back),
+                size=r.size * back,
+            )
+            for r in self._read(small, small_region, params)
+        ]
 
     def _read(self, bgr: np.ndarray, region: np.ndarray | None, params: GlyphParams) -> list[IndexRead]:
         blobs = find_blobs(bgr, params, region)
@@ -287,6 +313,17 @@ class Recogniser:
             card = Card.from_index(int(r[n]) * 4 + int(s[n]))
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card))
         return reads
+
+
+def _merge(reads: list[IndexRead], more: list[IndexRead]) -> list[IndexRead]:
+    """Reads of another pass (other print polarity, other scale): where two passes read the
+    same place, the surer read stays."""
+    out = list(reads)
+    for r in more:
+        near = [o for o in out if math.dist(r.rank_xy, o.rank_xy) <= 0.5 * max(r.size, o.size)]
+        if all(o.confidence < r.confidence for o in near):
+            out = [o for o in out if o not in near] + [r]
+    return out
 
 
 def _colourful(bgr: np.ndarray) -> bool:
