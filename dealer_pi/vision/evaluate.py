@@ -122,19 +122,28 @@ def score(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> T
     return t
 
 
+Labelled = list[tuple[Card, tuple[float, float, float, float]]]
+
+
+def labelled_boxes(path: Path, names: list[str], image: np.ndarray, pad: float = 0.1) -> Labelled:
+    """Each face-up labelled corner with its box, grown by ``pad`` of its size (labels are drawn tight)."""
+    out: Labelled = []
+    for c in corners(label_path(path), names, image.shape[1], image.shape[0]):
+        if c.card is None:
+            continue
+        x0, y0, x1, y1 = c.box
+        p = pad * max(x1 - x0, y1 - y0)
+        out.append((c.card, (x0 - p, y0 - p, x1 + p, y1 + p)))
+    return out
+
+
 def enrol_from(recogniser: Recogniser, images: Iterable[Path], names: list[str], seed: int = 0) -> Enrolment:
     """Enrol from labelled photos (each labelled corner is a known card at a known place), then fine-tune."""
     enrolment = Enrolment()
     rng = np.random.default_rng(seed)
     for path in images:
         img = read_image(path)
-        cards = []
-        for c in corners(label_path(path), names, img.shape[1], img.shape[0]):
-            if c.card is None:
-                continue
-            x0, y0, x1, y1 = c.box
-            pad = 0.1 * max(x1 - x0, y1 - y0)
-            cards.append((c.card, (x0 - pad, y0 - pad, x1 + pad, y1 + pad)))
+        cards: list[tuple[Card, tuple[float, float, float, float] | None]] = list(labelled_boxes(path, names, img))
         if cards:
             enrol_picture(recogniser, enrolment, img, cards, rng, per_card=1, negatives_per_card=6)
     enrolment.fit(recogniser.model, seed)

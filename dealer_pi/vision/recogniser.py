@@ -140,9 +140,9 @@ class IndexModel:
         return self.rank.probs(rank_part(feats)), self.suit.probs(suit_part(feats))
 
 
-# Still pictures (no size known, no time to vote over frames): also read at half size, where big glyphs
-# come out as cleanly as the camera's small ones.
-STILL_SCALES = (1.0, 0.5)
+# Still pictures (no size known, no time to vote over frames): also read at half and double size, where
+# big and tiny glyphs come out as cleanly as the camera's usual ones.
+STILL_SCALES = (1.0, 0.5, 2.0)
 
 NOT_INDEX = 52  # enrolment label of a pair that is not a corner index (pips, pictures)
 
