@@ -1,8 +1,19 @@
-"""Build ``models/index_mlp.npz``, the corner-index network, from generated pictures only.
+"""Build ``models/index_mlp.npz``, the corner-index network, from generated pictures and real photos.
 
     PYTHONPATH=. python models/make_index_model.py [--scenes 7000] [--seed 5]
+    PYTHONPATH=. python models/make_index_model.py --rebuild-photo-rows   # re-extract from the photos
 
-Each training picture is made here: decks drawn with OpenCV's Hershey fonts
+Two sources of examples:
+
+* ``models/photo_rows.npz`` (shipped): glyph-pair rows cut from the even-numbered
+  photos of ``../shared/datasets/real-cards-cc-by`` (CC BY 4.0, see REPORT.md),
+  each photo also turned, scaled, blurred and compressed
+  (:mod:`dealer_pi.vision.photo_samples`). ``--rebuild-photo-rows`` makes them
+  again from the photos: a network trained on generated pictures alone picks
+  the glyph pair in each labelled corner, a network trained on both picks
+  again, and those second picks are the rows. The odd-numbered photos are never
+  used, so they stay fair to score (``python -m dealer_pi.vision.evaluate``).
+* generated pictures, made here: decks drawn with OpenCV's Hershey fonts
 and drawn suit shapes (random font, stroke weight, index size, colours), laid
 on felt, wood, white or dark tables at any angle and scale (rank glyphs 9 to
 70 pixels), overlapping, partly covered by a "hand", with uneven light, glare,
@@ -30,6 +41,7 @@ from dealer_pi.engine.cards import FULL_DECK
 from dealer_pi.vision.faces import CARD_H, FONTS, FaceStyle, render_back, render_face
 from dealer_pi.vision.glyphs import (
     FEATURES,
+    GEOM,
     GlyphParams,
     features,
     find_blobs,
@@ -48,6 +60,8 @@ from dealer_pi.vision.render import (
 from dealer_pi.vision.training import train
 
 OUT = Path(__file__).resolve().parent / "index_mlp.npz"
+PHOTO_ROWS = Path(__file__).resolve().parent / "photo_rows.npz"
+PHOTO_REPEAT = 2  # the photo rows count twice: they are fewer than the generated ones, and what matters
 
 
 def random_style(rng: np.random.Generator) -> FaceStyle:
@@ -192,14 +206,64 @@ def make_dataset(n_scenes: int, seed: int, workers: int = 2) -> tuple[np.ndarray
     return np.vstack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
+def fit(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, hidden: int, epochs: int, log=print) -> IndexModel:
+    yr = np.where(y == NONE_CLASS, RANKS, y // 4)
+    ys = np.where(y == NONE_CLASS, SUITS, y % 4)
+    log("rank network")
+    rank = train(rank_part(x), yr, RANKS + 1, rng, hidden=hidden, epochs=epochs, log=log)
+    log("suit network")
+    suit = train(suit_part(x), ys, SUITS + 1, rng, hidden=hidden, epochs=epochs, log=log)
+    return IndexModel(rank, suit)
+
+
+def save_rows(path: Path, x: np.ndarray, y: np.ndarray) -> None:
+    """Glyph grids (0..1) kept as bytes, geometry as half floats: a quarter of the size, same model."""
+    glyphs = np.round(x[:, : FEATURES - GEOM] * 255).astype(np.uint8)
+    np.savez_compressed(path, glyphs=glyphs, geom=x[:, FEATURES - GEOM :].astype(np.float16), labels=y)
+
+
+def load_rows(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    with np.load(path) as z:
+        x = np.hstack([z["glyphs"].astype(np.float32) / 255, z["geom"].astype(np.float32)])
+        return x, np.asarray(z["labels"], np.int64)
+
+
+def photo_rows_from(root: Path, synth_x: np.ndarray, synth_y: np.ndarray, args) -> tuple[np.ndarray, np.ndarray]:
+    from dealer_pi.vision.evaluate import class_names, photos
+    from dealer_pi.vision.photo_samples import photo_rows
+
+    names = class_names(root)
+    # Even-numbered photos of each kind only; the odd-numbered ones are for scoring.
+    train_photos = [p for prefix in ("WIN_", "IMG_") for p in photos(root, prefix)[0::2]]
+    print(f"photo rows from {len(train_photos)} photos in {root}", flush=True)
+    teacher = fit(synth_x, synth_y, np.random.default_rng(args.seed + 2), 96, args.epochs, log=lambda _: None)
+    for round_ in (1, 2):
+        px, py = photo_rows(train_photos, names, teacher, args.variants, args.seed + round_, args.workers)
+        print(f"round {round_}: {len(py)} rows ({int((py != NONE_CLASS).sum())} indices)", flush=True)
+        if round_ == 1:
+            x, y = mix(synth_x, synth_y, px, py)
+            teacher = fit(x, y, np.random.default_rng(args.seed + 3), args.hidden, args.epochs, log=lambda _: None)
+    return px, py
+
+
+def mix(sx: np.ndarray, sy: np.ndarray, px: np.ndarray, py: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return np.vstack([sx] + [px] * PHOTO_REPEAT), np.concatenate([sy] + [py] * PHOTO_REPEAT)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=7000)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--cache", type=Path, help="keep the generated samples here and reuse them")
+    ap.add_argument("--photo-rows", type=Path, default=PHOTO_ROWS, help="rows from real photos (default: the shipped ones)")
+    ap.add_argument("--photo-limit", type=int, default=0, help="use only the first N photo rows (quick builds)")
+    ap.add_argument("--rebuild-photo-rows", action="store_true", help="cut the photo rows again from --photos")
+    ap.add_argument("--photos", type=Path, help="the labelled photo set (default ../shared/datasets/real-cards-cc-by)")
+    ap.add_argument("--variants", type=int, default=6, help="altered copies of each photo")
     args = ap.parse_args()
     cv2.setRNGSeed(args.seed)
     t0 = time.time()
@@ -210,20 +274,27 @@ def main() -> int:
         x, y = make_dataset(args.scenes, args.seed, args.workers)
         if args.cache:
             np.savez(args.cache, x=x, y=y)
-    print(f"{len(y)} samples ({int((y != NONE_CLASS).sum())} indices) in {time.time() - t0:.0f}s", flush=True)
+    print(f"{len(y)} generated samples ({int((y != NONE_CLASS).sum())} indices) in {time.time() - t0:.0f}s", flush=True)
+    if args.rebuild_photo_rows:
+        from dealer_pi.vision.evaluate import DATASET
+
+        px, py = photo_rows_from(args.photos or DATASET, x, y, args)
+        save_rows(args.photo_rows, px, py)
+        print(f"wrote {args.photo_rows} ({args.photo_rows.stat().st_size // 1024} KiB)", flush=True)
+    px, py = load_rows(args.photo_rows)
+    if args.photo_limit:
+        px, py = px[: args.photo_limit], py[: args.photo_limit]
+    print(f"{len(py)} photo rows ({int((py != NONE_CLASS).sum())} indices)", flush=True)
     n_val = len(y) // 10
     rng = np.random.default_rng(args.seed + 1)
     order = rng.permutation(len(y))
     val, tr = order[:n_val], order[n_val:]
-    yr = np.where(y == NONE_CLASS, RANKS, y // 4)
-    ys = np.where(y == NONE_CLASS, SUITS, y % 4)
-    print("rank network")
-    rank = train(rank_part(x[tr]), yr[tr], RANKS + 1, rng, epochs=args.epochs, log=print)
-    print("suit network")
-    suit = train(suit_part(x[tr]), ys[tr], SUITS + 1, rng, epochs=args.epochs, log=print)
-    model = IndexModel(rank, suit)
+    xa, ya = mix(x[tr], y[tr], px, py)
+    model = fit(xa, ya, rng, args.hidden, args.epochs)
     pr, ps = model.probs(x[val])
-    print(f"held-out synthetic accuracy: rank {float((pr.argmax(1) == yr[val]).mean()):.4f}, suit {float((ps.argmax(1) == ys[val]).mean()):.4f}")
+    yr = np.where(y[val] == NONE_CLASS, RANKS, y[val] // 4)
+    ys = np.where(y[val] == NONE_CLASS, SUITS, y[val] % 4)
+    print(f"held-out generated pairs: rank {float((pr.argmax(1) == yr).mean()):.4f}, suit {float((ps.argmax(1) == ys).mean()):.4f}")
     model.save(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB) in {time.time() - t0:.0f}s")
     return 0

@@ -226,6 +226,10 @@ class Detector:
             if not rects:
                 return cards
             card_area = float(np.median(rects))
+        # A pattern on a card back can look a little like an index: an unread "face-up card" that
+        # is not on white card stock is dropped here, and its region is found again as face down.
+        paper_bright = frame_brightness(bgr)
+        cards = [f for f in cards if f.card is not None or _on_paper(bgr, f, paper_bright)]
         out = list(cards)
         explained = np.zeros(region.shape, np.uint8)
         for f in cards:
@@ -282,6 +286,18 @@ class Detector:
                 conf = paper if face_up else 1 - paper
                 out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
         return out
+
+
+def _on_paper(bgr: np.ndarray, f: CardFound, bright: float) -> bool:
+    pts = np.array(f.corners, np.float32)
+    x, y, w, h = cv2.boundingRect(pts)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(bgr.shape[1], x + w), min(bgr.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(pts - (x0, y0)).astype(np.int32)], 255)
+    return paper_fraction(bgr[y0:y1, x0:x1], mask, bright) >= 0.4
 
 
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:

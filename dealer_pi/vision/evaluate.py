@@ -157,12 +157,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--enrol-half", action="store_true")
     ap.add_argument("--show-wrong", action="store_true")
     ap.add_argument("--model", type=Path, help="index model to score (default: the shipped one)")
+    ap.add_argument("--min-confidence", type=float, default=0.9, help="below this a card is unknown (default 0.9, as the camera)")
     ap.add_argument("--dark-only", action="store_true", help="skip the light-print pass (black decks), as the live camera does")
     args = ap.parse_args(argv)
     names = class_names(args.root)
     both = not args.dark_only
     model = IndexModel.load(args.model) if args.model else None
-    base = Recogniser(model=model, both_polarities=both, scales=STILL_SCALES)
+    base = Recogniser(model=model, both_polarities=both, scales=STILL_SCALES, min_confidence=args.min_confidence)
     for prefix in ("WIN_", "IMG_"):
         # The shipped model learnt from the even-numbered photos (models/make_index_model.py):
         # only the odd-numbered ones are fair to score, and enrolment comes from the even ones.
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             print("  wrong:", " ".join(plain.wrong))
         if args.enrol_half:
             enrolment = enrol_from(base, enrol_set, names)
-            tuned = Recogniser(enrolment=enrolment, both_polarities=both, scales=STILL_SCALES)
+            tuned = Recogniser(enrolment=enrolment, both_polarities=both, scales=STILL_SCALES, min_confidence=args.min_confidence)
             t = score(tuned, items, names)
             print(t.line(f"{prefix}* enrolled from {len(enrol_set)} other photos ({len(enrolment)} rows)"))
             if args.show_wrong:

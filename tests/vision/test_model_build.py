@@ -1,4 +1,4 @@
-"""The model builder runs from generated data alone and is reproducible; bad model files are refused."""
+"""The model builder runs from generated pictures and the shipped photo rows, reproducibly; bad model files are refused."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def build(out: Path) -> None:
     subprocess.run(
-        [sys.executable, str(REPO / "models" / "make_index_model.py"), "--scenes", "25", "--epochs", "2", "--out", str(out)],
+        [sys.executable, str(REPO / "models" / "make_index_model.py"), "--scenes", "25", "--epochs", "2", "--photo-limit", "1500", "--out", str(out)],
         check=True,
         capture_output=True,
         timeout=120,
