@@ -10,5 +10,6 @@ Parts, in the order a frame goes through them:
 * :mod:`.tracker`: one ``CardSeen`` when a card lands, one ``CardLeft`` when it goes.
 * :mod:`.pipeline`: all of the above on the vision thread.
 * :mod:`.render` and :mod:`.faces`: drawn decks and simulated camera frames.
-* :mod:`.enrol`: adapting the reader to a venue's own deck; :mod:`.evaluate`: accuracy on real photos.
+* :mod:`.enrol`: adapting the reader to a venue's own deck; :mod:`.evaluate`: accuracy on real photos;
+  :mod:`.photo_samples`: training rows cut from labelled photos (for ``models/make_index_model.py``).
 """
