@@ -1,19 +1,19 @@
 """Accuracy on the real photo set (``../shared/datasets/real-cards-cc-by``).
 
-    PYTHONPATH=. python -m dealer_pi.vision.evaluate [--limit N] [--enrol-half]
+    PYTHONPATH=. python -m dealer_pi.vision.evaluate [--limit N] [--enrol-half] [--model FILE]
 
-The labels box each card's corner index (YOLO rows ``class cx cy w h``). A
+The labels box each card's corner index (YOLO rows ``class cx cy w h``). Each
+photo goes through the same :class:`~.detect.Detector` as ``vision detect``. A
 card is counted once per photo (a deck holds each card once), so per photo:
 
-* card-level recall: labelled face-up cards named by at least one confident read;
-* card-level precision: confident names that are cards labelled in the photo;
-* wrong-confident: confident names of cards not in the photo (the number that
-  must stay near zero: an unknown is fine, a wrong card is not).
+* card-level recall: labelled face-up cards that a found card is named as;
+* card-level precision: named cards that are labelled in the photo;
+* wrong: named cards not in the photo (the number that must stay near zero:
+  an unknown is fine, a wrong card is not).
 
-``--enrol-half`` enrols the deck from the even-numbered photos (sorted by
-name, using their labels) and scores only the odd-numbered ones, so enrolment
-and evaluation never share a photo; the un-enrolled figures are for the same
-odd-numbered photos.
+Only the odd-numbered photos (sorted by name) are scored: the shipped model
+learnt from the even-numbered ones. ``--enrol-half`` also enrols the deck from
+the even-numbered photos (using their labels) and scores the odd ones again.
 """
 
 from __future__ import annotations
