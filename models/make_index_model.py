@@ -47,9 +47,8 @@ from dealer_pi.vision.glyphs import (
     find_blobs,
     hypotheses_from_blobs,
 )
-from dealer_pi.vision.recogniser import RANKS, SUITS, IndexModel, rank_part, suit_part
-
-NONE_CLASS = 52
+from dealer_pi.vision.recogniser import NOT_INDEX as NONE_CLASS
+from dealer_pi.vision.recogniser import rank_suit_labels
 from dealer_pi.vision.render import (
     Placement,
     camera_faults,
@@ -57,7 +56,7 @@ from dealer_pi.vision.render import (
     compose,
     felt,
 )
-from dealer_pi.vision.training import train
+from dealer_pi.vision.training import fit_index_model
 
 OUT = Path(__file__).resolve().parent / "index_mlp.npz"
 PHOTO_ROWS = Path(__file__).resolve().parent / "photo_rows.npz"
@@ -206,16 +205,6 @@ def make_dataset(n_scenes: int, seed: int, workers: int = 2) -> tuple[np.ndarray
     return np.vstack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def fit(x: np.ndarray, y: np.ndarray, rng: np.random.Generator, hidden: int, epochs: int, log=print) -> IndexModel:
-    yr = np.where(y == NONE_CLASS, RANKS, y // 4)
-    ys = np.where(y == NONE_CLASS, SUITS, y % 4)
-    log("rank network")
-    rank = train(rank_part(x), yr, RANKS + 1, rng, hidden=hidden, epochs=epochs, log=log)
-    log("suit network")
-    suit = train(suit_part(x), ys, SUITS + 1, rng, hidden=hidden, epochs=epochs, log=log)
-    return IndexModel(rank, suit)
-
-
 def save_rows(path: Path, x: np.ndarray, y: np.ndarray) -> None:
     """Glyph grids (0..1) kept as bytes, geometry as half floats: a quarter of the size, same model."""
     glyphs = np.round(x[:, : FEATURES - GEOM] * 255).astype(np.uint8)
@@ -236,13 +225,13 @@ def photo_rows_from(root: Path, synth_x: np.ndarray, synth_y: np.ndarray, args) 
     # Even-numbered photos of each kind only; the odd-numbered ones are for scoring.
     train_photos = [p for prefix in ("WIN_", "IMG_") for p in photos(root, prefix)[0::2]]
     print(f"photo rows from {len(train_photos)} photos in {root}", flush=True)
-    teacher = fit(synth_x, synth_y, np.random.default_rng(args.seed + 2), 96, args.epochs, log=lambda _: None)
+    teacher = fit_index_model(synth_x, synth_y, np.random.default_rng(args.seed + 2), 96, args.epochs)
     for round_ in (1, 2):
         px, py = photo_rows(train_photos, names, teacher, args.variants, args.seed + round_, args.workers)
         print(f"round {round_}: {len(py)} rows ({int((py != NONE_CLASS).sum())} indices)", flush=True)
         if round_ == 1:
             x, y = mix(synth_x, synth_y, px, py)
-            teacher = fit(x, y, np.random.default_rng(args.seed + 3), args.hidden, args.epochs, log=lambda _: None)
+            teacher = fit_index_model(x, y, np.random.default_rng(args.seed + 3), args.hidden, args.epochs)
     return px, py
 
 
@@ -290,10 +279,9 @@ def main() -> int:
     order = rng.permutation(len(y))
     val, tr = order[:n_val], order[n_val:]
     xa, ya = mix(x[tr], y[tr], px, py)
-    model = fit(xa, ya, rng, args.hidden, args.epochs)
+    model = fit_index_model(xa, ya, rng, args.hidden, args.epochs, log=print)
     pr, ps = model.probs(x[val])
-    yr = np.where(y[val] == NONE_CLASS, RANKS, y[val] // 4)
-    ys = np.where(y[val] == NONE_CLASS, SUITS, y[val] % 4)
+    yr, ys = rank_suit_labels(y[val])
     print(f"held-out generated pairs: rank {float((pr.argmax(1) == yr).mean()):.4f}, suit {float((ps.argmax(1) == ys).mean()):.4f}")
     model.save(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB) in {time.time() - t0:.0f}s")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from dealer_pi.engine.cards import Card
@@ -144,7 +145,12 @@ class IndexModel:
 # big and tiny glyphs come out as cleanly as the camera's usual ones.
 STILL_SCALES = (1.0, 0.5, 2.0)
 
-NOT_INDEX = 52  # enrolment label of a pair that is not a corner index (pips, pictures)
+NOT_INDEX = 52  # label of a pair that is not a corner index (pips, pictures); cards are 0..51
+
+
+def rank_suit_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Card labels (``Card.index`` or ``NOT_INDEX``) as the rank and suit networks' classes."""
+    return np.where(y == NOT_INDEX, RANKS, y // 4), np.where(y == NOT_INDEX, SUITS, y % 4)
 
 
 @dataclass
@@ -171,7 +177,7 @@ class Enrolment:
 
     def fit(self, base: IndexModel, seed: int = 0, epochs: int = 40) -> IndexModel:
         """Fine-tune ``base`` on the enrolled rows (deterministic for a seed)."""
-        from .training import train
+        from .training import fit_index_model
 
         rng = np.random.default_rng(seed)
         # Repeat the few enrolled indices so each epoch sees them as often as the negatives.
@@ -179,13 +185,7 @@ class Enrolment:
         neg = np.nonzero(self.labels == NOT_INDEX)[0]
         reps = max(1, len(neg) // max(1, len(pos)))
         order = np.concatenate([np.tile(pos, reps), neg])
-        x, y = self.rows[order], self.labels[order]
-        yr = np.where(y == NOT_INDEX, RANKS, y // 4)
-        ys = np.where(y == NOT_INDEX, SUITS, y % 4)
-        self.model = IndexModel(
-            train(rank_part(x), yr, RANKS + 1, rng, epochs=epochs, start=base.rank, lr=1e-3),
-            train(suit_part(x), ys, SUITS + 1, rng, epochs=epochs, start=base.suit, lr=1e-3),
-        )
+        self.model = fit_index_model(self.rows[order], self.labels[order], rng, epochs=epochs, start=base, lr=1e-3)
         return self.model
 
     def save(self, path: str | Path) -> None:
@@ -218,7 +218,7 @@ class Recogniser:
         both_polarities: bool = False,
         scales: tuple[float, ...] = (1.0,),
     ) -> None:
-        """``scales`` other than 1 read the picture again shrunk (for stills: big glyphs read better small)."""
+        """``scales`` other than 1 read the picture again resized (stills: see ``STILL_SCALES``)."""
         self.both_polarities = both_polarities
         self.scales = scales
         base = model or IndexModel.load()
@@ -252,8 +252,6 @@ class Recogniser:
         return reads
 
     def _read_scaled(self, bgr: np.ndarray, region: np.ndarray | None, params: GlyphParams, scale: float) -> list[IndexRead]:
-        import cv2
-
         size = (max(1, round(bgr.shape[1] * scale)), max(1, round(bgr.shape[0] * scale)))
         small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
         small_region = None if region is None else cv2.resize(region, size, interpolation=cv2.INTER_NEAREST)

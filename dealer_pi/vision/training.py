@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .recogniser import Mlp
+from .recogniser import RANKS, SUITS, IndexModel, Mlp, rank_part, rank_suit_labels, suit_part
 
 
 def train(
@@ -83,3 +83,26 @@ def train(
         if log is not None:
             log(f"epoch {epoch + 1}/{epochs} loss {loss_sum / len(order):.4f}")
     return Mlp(w1, b1, w2, b2, mean, scale)
+
+
+def fit_index_model(
+    x: np.ndarray,
+    y: np.ndarray,
+    rng: np.random.Generator,
+    hidden: int = 96,
+    epochs: int = 30,
+    start: IndexModel | None = None,
+    lr: float = 2e-3,
+    log: Callable[[str], None] | None = None,
+) -> IndexModel:
+    """Both networks from feature rows and card labels (``Card.index`` or ``NOT_INDEX``): rank first, then suit."""
+    yr, ys = rank_suit_labels(y)
+    nets = []
+    for name, part, labels, n, begin in (
+        ("rank", rank_part, yr, RANKS + 1, start.rank if start else None),
+        ("suit", suit_part, ys, SUITS + 1, start.suit if start else None),
+    ):
+        if log is not None:
+            log(f"{name} network")
+        nets.append(train(part(x), labels, n, rng, hidden=hidden, epochs=epochs, start=begin, lr=lr, log=log))
+    return IndexModel(nets[0], nets[1])
