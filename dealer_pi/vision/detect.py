@@ -228,8 +228,8 @@ class Detector:
             card_area = float(np.median(rects))
         # A pattern on a card back can look a little like an index: an unread "face-up card" that
         # is not on white card stock is dropped here, and its region is found again as face down.
-        paper_bright = frame_brightness(bgr)
-        cards = [f for f in cards if f.card is not None or _on_paper(bgr, f, paper_bright)]
+        bright = frame_brightness(bgr)
+        cards = [f for f in cards if f.card is not None or _on_paper(bgr, f, bright)]
         out = list(cards)
         explained = np.zeros(region.shape, np.uint8)
         for f in cards:
@@ -238,9 +238,7 @@ class Detector:
             # A lone read card: its outline is better than the estimate from the index.
             area = cv2.contourArea(cnt)
             if 0.7 * card_area < area < 1.3 * card_area and _card_shaped(cnt):
-                x, y, w, h = cv2.boundingRect(cnt)
-                blob = np.zeros((h, w), np.uint8)
-                cv2.drawContours(blob, [cnt], -1, 255, -1, offset=(-x, -y))
+                blob, x, y = _filled(cnt, region.shape)
                 inside = [f for f in out if _inside(blob, (f.centre[0] - x, f.centre[1] - y))]
                 if len(inside) == 1:
                     f = inside[0]
@@ -257,7 +255,6 @@ class Detector:
             box &= ~skin(bgr[y0:y1, x0:x1])
             box[:] = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
         parts = _outer_contours(rest)
-        bright = frame_brightness(bgr) if parts else 0.0
         for cnt in parts:
             area = cv2.contourArea(cnt)
             if area < 0.45 * card_area or area > 12 * card_area:
@@ -265,10 +262,8 @@ class Detector:
             _, radius = cv2.minEnclosingCircle(cnt)
             if area > 0.75 * math.pi * radius * radius:
                 continue  # round: a chip or a stack of chips, not a card
-            # Drawn in the contour's box only: a full-frame mask per part cost more than the rest together.
-            x, y, w, h = cv2.boundingRect(cnt)
-            mask = np.zeros((h, w), np.uint8)
-            cv2.drawContours(mask, [cnt], -1, 255, -1, offset=(-x, -y))
+            mask, x, y = _filled(cnt, rest.shape)
+            h, w = mask.shape
             mask &= rest[y : y + h, x : x + w]
             paper = paper_fraction(bgr[y : y + h, x : x + w], mask, bright)
             face_up = paper > 0.4
@@ -276,11 +271,11 @@ class Detector:
             if k == 1:
                 # The smallest box around the pixels is the one around their hull, which the outlines hold.
                 outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x, y))
-                parts = [np.vstack(outlines).reshape(-1, 2).astype(np.float32)]
+                pieces = [np.vstack(outlines).reshape(-1, 2).astype(np.float32)]
             else:
                 ys, xs = np.nonzero(mask)
-                parts = _split(np.column_stack([xs + x, ys + y]).astype(np.float32), k)
-            for part in parts:
+                pieces = _split(np.column_stack([xs + x, ys + y]).astype(np.float32), k)
+            for part in pieces:
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(part)))
                 c = box.mean(axis=0)
                 conf = paper if face_up else 1 - paper
@@ -288,16 +283,23 @@ class Detector:
         return out
 
 
-def _on_paper(bgr: np.ndarray, f: CardFound, bright: float) -> bool:
-    pts = np.array(f.corners, np.float32)
+def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int, int]:
+    """``outline`` filled in, in its own box clipped to the frame (a full-frame mask per outline
+    cost more than the rest of the search together); also the box's top-left corner."""
+    pts = np.round(np.asarray(outline, np.float32).reshape(-1, 2)).astype(np.int32)
     x, y, w, h = cv2.boundingRect(pts)
     x0, y0 = max(0, x), max(0, y)
-    x1, y1 = min(bgr.shape[1], x + w), min(bgr.shape[0], y + h)
-    if x1 <= x0 or y1 <= y0:
-        return False
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.round(pts - (x0, y0)).astype(np.int32)], 255)
-    return paper_fraction(bgr[y0:y1, x0:x1], mask, bright) >= 0.4
+    x1, y1 = min(shape[1], x + w), min(shape[0], y + h)
+    mask = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
+    if mask.size:
+        cv2.drawContours(mask, [pts], -1, 255, -1, offset=(-x0, -y0))
+    return mask, x0, y0
+
+
+def _on_paper(bgr: np.ndarray, f: CardFound, bright: float) -> bool:
+    mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
+    h, w = mask.shape
+    return bool(mask.size) and paper_fraction(bgr[y : y + h, x : x + w], mask, bright) >= 0.4
 
 
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:

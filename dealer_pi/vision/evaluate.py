@@ -29,7 +29,7 @@ import numpy as np
 from dealer_pi.engine.cards import Card
 
 from .detect import Detector
-from .enrol import enrol_picture
+from .enrol import Box, enrol_picture
 from .recogniser import STILL_SCALES, Enrolment, IndexModel, Recogniser
 from .sources import read_image
 
@@ -53,7 +53,7 @@ def card_of(name: str) -> Card | None:
 class Corner:
     card: Card | None
     name: str
-    box: tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels
+    box: Box  # x0, y0, x1, y1 in pixels
 
 
 def corners(label_file: Path, names: list[str], width: int, height: int) -> list[Corner]:
@@ -105,11 +105,12 @@ def label_path(image: Path) -> Path:
 
 def score(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> Tally:
     t = Tally()
+    detector = Detector(recogniser)
     for path in images:
         img = read_image(path)
         truth = {c.card for c in corners(label_path(path), names, img.shape[1], img.shape[0]) if c.card is not None}
         t0 = time.perf_counter()
-        found = Detector(recogniser).detect(img)
+        found = detector.detect(img)
         t.seconds += time.perf_counter() - t0
         named = {f.card for f in found if f.card is not None}
         t.unknown_reads += sum(1 for f in found if f.card is None and f.face_up)
@@ -122,7 +123,7 @@ def score(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> T
     return t
 
 
-Labelled = list[tuple[Card, tuple[float, float, float, float]]]
+Labelled = list[tuple[Card, Box]]
 
 
 def labelled_boxes(path: Path, names: list[str], image: np.ndarray, pad: float = 0.1) -> Labelled:
@@ -143,7 +144,7 @@ def enrol_from(recogniser: Recogniser, images: Iterable[Path], names: list[str],
     rng = np.random.default_rng(seed)
     for path in images:
         img = read_image(path)
-        cards: list[tuple[Card, tuple[float, float, float, float] | None]] = list(labelled_boxes(path, names, img))
+        cards: list[tuple[Card, Box | None]] = list(labelled_boxes(path, names, img))
         if cards:
             enrol_picture(recogniser, enrolment, img, cards, rng, per_card=1, negatives_per_card=6)
     enrolment.fit(recogniser.model, seed)
@@ -167,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     for prefix in ("WIN_", "IMG_"):
         # The shipped model learnt from the even-numbered photos (models/make_index_model.py):
         # only the odd-numbered ones are fair to score, and enrolment comes from the even ones.
-        enrol_set, items = photos(args.root, prefix)[0::2], photos(args.root, prefix)[1::2]
+        every = photos(args.root, prefix)
+        enrol_set, items = every[0::2], every[1::2]
         if args.limit:
             items = items[:: args.limit]
         plain = score(base, items, names)
