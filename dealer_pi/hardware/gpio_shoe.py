@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from gpiozero import DigitalInputDevice
 
+from dealer_pi.config import GpioSection
 from dealer_pi.engine.observations import ShoeDraw
 
 from .problems import ObservationSink, Problem, ProblemSink, Reason, deliver, ignore
@@ -35,12 +36,12 @@ from .serial_shoe import monotonic_ms
 
 @dataclass(frozen=True)
 class BeamTiming:
-    """Thresholds in milliseconds; the defaults match ``[gpio]`` in the config."""
+    """Thresholds in milliseconds; the defaults are those of ``[gpio]`` in the config."""
 
-    min_card_ms: int = 20
-    max_card_ms: int = 400
-    min_gap_ms: int = 120
-    stuck_ms: int = 2000
+    min_card_ms: int = GpioSection.min_card_ms
+    max_card_ms: int = GpioSection.max_card_ms
+    min_gap_ms: int = GpioSection.min_gap_ms
+    stuck_ms: int = GpioSection.stuck_ms
 
     def __post_init__(self) -> None:
         if not 0 < self.min_card_ms < self.max_card_ms < self.stuck_ms:
