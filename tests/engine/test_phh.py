@@ -40,8 +40,8 @@ DEAL = ["d dh p1 AcKd", "d dh p2 ????", "d dh p3 7h6h"]
 
 
 @pytest.mark.parametrize("name", HOLDEM_FILES)
-def test_shared_holdem_hands_read_and_round_trip(shared_dir, name):
-    text = (shared_dir / "datasets" / "phh" / name).read_text()
+def test_real_holdem_hands_read_and_round_trip(phh_dir, name):
+    text = (phh_dir / name).read_text()
     h = parse_phh(text)
     assert h.variant == "NT" and h.betting == "no-limit"
     assert len(h.antes) == len(h.blinds_or_straddles) == h.player_count
@@ -50,8 +50,8 @@ def test_shared_holdem_hands_read_and_round_trip(shared_dir, name):
     assert to_phh(again) == to_phh(h)
 
 
-def test_wsop_hand_fields_are_read_as_written(shared_dir):
-    h = parse_phh((shared_dir / "datasets" / "phh" / "wsop-2023-43-68.phh").read_text())
+def test_wsop_hand_fields_are_read_as_written(phh_dir):
+    h = parse_phh((phh_dir / "wsop-2023-43-68.phh").read_text())
     assert h.antes == (0, 225000, 0, 0, 0)  # the big-blind ante
     assert h.blinds_or_straddles == (75000, 150000, 0, 0, 0)
     assert h.min_bet == 150000
@@ -66,16 +66,16 @@ def test_wsop_hand_fields_are_read_as_written(shared_dir):
     assert dict(h.info)["hand"] == 68
 
 
-def test_unknown_hole_cards_are_none(shared_dir):
-    h = parse_phh((shared_dir / "datasets" / "phh" / "dwan-ivey-2009.phh").read_text())
+def test_unknown_hole_cards_are_none(phh_dir):
+    h = parse_phh((phh_dir / "dwan-ivey-2009.phh").read_text())
     assert h.actions[1] == DealHole(2, (None, None))
     assert h.finishing_stacks is None
 
 
 @pytest.mark.parametrize("name, code", sorted(OTHER_FILES.items()))
-def test_other_variants_are_refused_by_name(shared_dir, name, code):
+def test_other_variants_are_refused_by_name(phh_dir, name, code):
     with pytest.raises(InputError) as err:
-        parse_phh((shared_dir / "datasets" / "phh" / name).read_text())
+        parse_phh((phh_dir / name).read_text())
     assert err.value.where == "variant"
     assert repr(code) in err.value.message and "not Texas Hold'em" in err.value.message
 

@@ -1,4 +1,4 @@
-"""``dealer-pi replay`` and the PHH <-> engine bridge (issue 2: PHH import/export, the 15 shared hands)."""
+"""``dealer-pi replay`` and the PHH <-> engine bridge (issue 2: PHH import/export, the 15 real hands in tests/data/phh)."""
 
 import json
 import os
@@ -23,24 +23,20 @@ WITH_FINISHING = [f"wsop-2023-43-{n}.phh" for n in (1, 2, 3, 4, 62, 63, 64, 65, 
 OTHER_VARIANTS = {"antonius-blom-2009.phh": "PO", "arieh-yockey-2019.phh": "F2L3D", "phua-xuan-2019.phh": "NS"}
 
 
-def phh_dir(shared_dir: Path) -> Path:
-    return shared_dir / "datasets" / "phh"
-
-
 def run_cli(capsys, *argv: str) -> tuple[int, str]:
     code = main(["replay", *argv])
     return code, capsys.readouterr().out
 
 
-def test_the_shared_folder_holds_the_15_hands(shared_dir):
-    names = sorted(p.name for p in phh_dir(shared_dir).glob("*.phh"))
+def test_the_test_data_holds_the_15_hands(phh_dir):
+    names = sorted(p.name for p in phh_dir.glob("*.phh"))
     assert len(names) == 15
     assert set(WITH_FINISHING) | set(OTHER_VARIANTS) | {"dwan-ivey-2009.phh"} == set(names)
 
 
 @pytest.mark.parametrize("name", WITH_FINISHING)
-def test_shared_hands_replay_to_their_finishing_stacks(shared_dir, name):
-    h = parse_phh((phh_dir(shared_dir) / name).read_text())
+def test_real_hands_replay_to_their_finishing_stacks(phh_dir, name):
+    h = parse_phh((phh_dir / name).read_text())
     r = replay_history(h)
     assert r.error == "" and r.complete
     assert r.final_stacks == h.finishing_stacks
@@ -48,17 +44,17 @@ def test_shared_hands_replay_to_their_finishing_stacks(shared_dir, name):
     assert sum(r.final_stacks) == sum(h.starting_stacks)
 
 
-def test_dwan_ivey_has_no_finishing_stacks_and_replays_like_pokerkit(shared_dir):
+def test_dwan_ivey_has_no_finishing_stacks_and_replays_like_pokerkit(phh_dir):
     pokerkit = pytest.importorskip("pokerkit")
-    text = (phh_dir(shared_dir) / "dwan-ivey-2009.phh").read_text()
+    text = (phh_dir / "dwan-ivey-2009.phh").read_text()
     r = replay_history(parse_phh(text))
     assert r.matches is None and r.complete
     *_, last = pokerkit.HandHistory.loads(text)
     assert r.final_stacks == tuple(last.stacks) == (572100, 1997500, 1109500)
 
 
-def test_cli_replays_every_file_and_reports_other_variants(shared_dir, capsys):
-    files = sorted(str(p) for p in phh_dir(shared_dir).glob("*.phh"))
+def test_cli_replays_every_file_and_reports_other_variants(phh_dir, capsys):
+    files = sorted(str(p) for p in phh_dir.glob("*.phh"))
     code, out = run_cli(capsys, *files)
     assert code == 1  # three files are not Texas Hold'em
     for name in WITH_FINISHING:
@@ -70,15 +66,15 @@ def test_cli_replays_every_file_and_reports_other_variants(shared_dir, capsys):
     assert out.rstrip().endswith("15 hand(s), 3 with a problem")
 
 
-def test_cli_exit_zero_when_every_hand_matches(shared_dir, capsys):
-    code, out = run_cli(capsys, *(str(phh_dir(shared_dir) / n) for n in WITH_FINISHING))
+def test_cli_exit_zero_when_every_hand_matches(phh_dir, capsys):
+    code, out = run_cli(capsys, *(str(phh_dir / n) for n in WITH_FINISHING))
     assert code == 0
     assert "MISMATCH" not in out and "ERROR" not in out
 
 
-def test_cli_json_one_object_per_hand(shared_dir, capsys, tmp_path):
+def test_cli_json_one_object_per_hand(phh_dir, capsys, tmp_path):
     missing = tmp_path / "missing.phh"
-    code, out = run_cli(capsys, "--json", str(phh_dir(shared_dir) / "wsop-2023-43-68.phh"), str(missing))
+    code, out = run_cli(capsys, "--json", str(phh_dir / "wsop-2023-43-68.phh"), str(missing))
     assert code == 1
     first, second = [json.loads(line) for line in out.splitlines()]
     assert first["ok"] is True and first["match"] is True and first["complete"] is True
@@ -88,18 +84,18 @@ def test_cli_json_one_object_per_hand(shared_dir, capsys, tmp_path):
     assert "cannot read the file" in second["error"]
 
 
-def _edited(shared_dir: Path, tmp_path: Path, name: str, old: str, new: str) -> Path:
-    text = (phh_dir(shared_dir) / name).read_text()
+def _edited(phh_dir: Path, tmp_path: Path, name: str, old: str, new: str) -> Path:
+    text = (phh_dir / name).read_text()
     assert old in text
     path = tmp_path / name
     path.write_text(text.replace(old, new))
     return path
 
 
-def test_cli_mismatch_names_the_player_and_keeps_going(shared_dir, tmp_path, capsys):
-    bad = _edited(shared_dir, tmp_path, "wsop-2023-43-1.phh", "finishing_stacks = [7340000, 3775000",
+def test_cli_mismatch_names_the_player_and_keeps_going(phh_dir, tmp_path, capsys):
+    bad = _edited(phh_dir, tmp_path, "wsop-2023-43-1.phh", "finishing_stacks = [7340000, 3775000",
                   "finishing_stacks = [7340000, 3775001")
-    good = phh_dir(shared_dir) / "wsop-2023-43-2.phh"
+    good = phh_dir / "wsop-2023-43-2.phh"
     code, out = run_cli(capsys, str(bad), str(good))
     assert code == 1
     assert f"{bad}: MISMATCH" in out
@@ -107,16 +103,16 @@ def test_cli_mismatch_names_the_player_and_keeps_going(shared_dir, tmp_path, cap
     assert "wsop-2023-43-2.phh: match" in out
 
 
-def test_cli_engine_refusal_names_the_action_and_the_rule(shared_dir, tmp_path, capsys):
+def test_cli_engine_refusal_names_the_action_and_the_rule(phh_dir, tmp_path, capsys):
     # BET-NL-MIN: raising 80,000 to 100,000 is short of the 160,000 minimum.
-    bad = _edited(shared_dir, tmp_path, "wsop-2023-43-1.phh", "'p4 cbr 170000'", "'p4 cbr 100000'")
+    bad = _edited(phh_dir, tmp_path, "wsop-2023-43-1.phh", "'p4 cbr 170000'", "'p4 cbr 100000'")
     code, out = run_cli(capsys, str(bad))
     assert code == 1
     assert "actions[6]: 'p4 cbr 100000': [BET-NL-MIN] the smallest raise is to 160000" in out
 
 
-def test_cli_out_of_turn_action_is_refused(shared_dir, tmp_path, capsys):
-    bad = _edited(shared_dir, tmp_path, "wsop-2023-43-1.phh", "'p3 f', 'p4 cbr 170000'", "'p4 cbr 170000', 'p3 f'")
+def test_cli_out_of_turn_action_is_refused(phh_dir, tmp_path, capsys):
+    bad = _edited(phh_dir, tmp_path, "wsop-2023-43-1.phh", "'p3 f', 'p4 cbr 170000'", "'p4 cbr 170000', 'p3 f'")
     code, out = run_cli(capsys, "--json", str(bad))
     record = json.loads(out)
     assert code == 1 and record["ok"] is False
@@ -139,8 +135,8 @@ def test_cli_malformed_files_say_where(tmp_path, capsys):
     assert "3 hand(s), 3 with a problem" in out
 
 
-def test_cli_reads_phhs_files_with_several_hands(shared_dir, tmp_path, capsys):
-    hands = [(phh_dir(shared_dir) / n).read_text() for n in ("wsop-2023-43-62.phh", "wsop-2023-43-63.phh")]
+def test_cli_reads_phhs_files_with_several_hands(phh_dir, tmp_path, capsys):
+    hands = [(phh_dir / n).read_text() for n in ("wsop-2023-43-62.phh", "wsop-2023-43-63.phh")]
     text = "".join(f"[{k}]\n{t}\n" for k, t in enumerate(hands, start=1)) + "[3]\nvariant = 'PO'\n"
     path = tmp_path / "day5.phhs"
     path.write_text(text)
@@ -150,10 +146,10 @@ def test_cli_reads_phhs_files_with_several_hands(shared_dir, tmp_path, capsys):
     assert f"{path}[3]: ERROR [3].variant" in out
 
 
-def test_cli_entry_point_runs_as_a_program(shared_dir):
+def test_cli_entry_point_runs_as_a_program(phh_dir):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     proc = subprocess.run(
-        [sys.executable, "-m", "dealer_pi", "replay", "--json", str(phh_dir(shared_dir) / "wsop-2023-43-3.phh")],
+        [sys.executable, "-m", "dealer_pi", "replay", "--json", str(phh_dir / "wsop-2023-43-3.phh")],
         capture_output=True, text=True, env=env, cwd=REPO, timeout=60,
     )
     assert proc.returncode == 0, proc.stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -31,18 +33,18 @@ def whole_picture_labels(bgr: np.ndarray, params: GlyphParams, region: np.ndarra
     return labels, stats, centroids
 
 
-def real_photo(shared_dir) -> np.ndarray:  # type: ignore[no-untyped-def]
-    path = min((shared_dir / "datasets" / "real-cards-cc-by" / "images").glob("WIN_*.jpg"))
+def real_photo(photo_subsets: dict[str, list[Path]]) -> np.ndarray:
+    path = photo_subsets["glyphs"][0]
     img = cv2.imread(str(path))
     assert img is not None, path
     return img
 
 
 @pytest.mark.parametrize("params", [GlyphParams(), GlyphParams(min_px=9, max_px=26, block=24), GlyphParams(light_print=True)])
-def test_blobs_inside_a_region_are_labelled_as_in_the_whole_picture(shared_dir, params):
+def test_blobs_inside_a_region_are_labelled_as_in_the_whole_picture(photo_subsets, params):
     frame = render_table_frame(TABLE, seed=4)
     felt_region = cv2.dilate(not_felt(frame, felt_colour(frame)), np.ones((5, 5), np.uint8))
-    photo = real_photo(shared_dir)
+    photo = real_photo(photo_subsets)
     # Blobs of region touching each other, the border and an odd row and column.
     odd_region = np.zeros(photo.shape[:2], np.uint8)
     for centre, radius in (((101, 77), 60), ((180, 120), 70), ((5, photo.shape[0] - 3), 40), ((photo.shape[1] - 1, 301), 90)):
@@ -73,8 +75,8 @@ def test_region_boxes_are_disjoint_start_even_and_cover_the_region_with_margin()
     assert covered[grown > 0].all()
 
 
-def test_features_of_a_pair_do_not_depend_on_the_other_pairs_of_the_frame(shared_dir):
-    photo = real_photo(shared_dir)
+def test_features_of_a_pair_do_not_depend_on_the_other_pairs_of_the_frame(photo_subsets):
+    photo = real_photo(photo_subsets)
     params = GlyphParams()
     blobs = find_blobs(photo, params)
     hyps = hypotheses_from_blobs(blobs, params)

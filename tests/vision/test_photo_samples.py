@@ -15,9 +15,8 @@ from dealer_pi.vision.recogniser import NOT_INDEX, IndexModel
 
 
 @pytest.fixture(scope="module")
-def data(shared_dir):
-    root = shared_dir / "datasets" / "real-cards-cc-by"
-    return ev.class_names(root), ev.photos(root, "WIN_")[0::2][:2] + ev.photos(root, "IMG_")[0::2][:2]
+def data(photo_root, photo_subsets):
+    return ev.class_names(photo_root), photo_subsets["samples"]
 
 
 def test_rows_name_only_cards_labelled_in_their_photo(data):

@@ -1,4 +1,4 @@
-"""Real photographs (../shared/datasets/real-cards-cc-by): accuracy must not fall below what was measured.
+"""Real photographs (tests/data/real-cards): accuracy must not fall below what was measured.
 
 The full figures (all 662 photos) are in models/REPORT.md with the command that made
 them; these tests score a fixed subset so they run in seconds. Thresholds sit a little
@@ -18,12 +18,8 @@ from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser
 
 
 @pytest.fixture(scope="module")
-def data(shared_dir):
-    root = shared_dir / "datasets" / "real-cards-cc-by"
-    names = ev.class_names(root)
-    win = ev.photos(root, "WIN_")
-    img = ev.photos(root, "IMG_")
-    return root, names, win, img
+def data(photo_root, photo_subsets):
+    return ev.class_names(photo_root), photo_subsets
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +29,8 @@ def base():
 
 def check_subsets(recogniser, data, win_floor: tuple[float, float], img_floor: tuple[float, float]) -> None:
     """Score the fixed odd-numbered subsets; floors are (recall, precision)."""
-    _, names, win, img = data
-    for title, photos, (recall, precision) in (("WIN", win[1::2][::4], win_floor), ("IMG", img[1::2][::12], img_floor)):
+    names, subsets = data
+    for title, photos, (recall, precision) in (("WIN", subsets["win_heldout"], win_floor), ("IMG", subsets["img_heldout"], img_floor)):
         t = ev.score(recogniser, photos, names)
         assert t.found / t.cards >= recall, t.line(title)
         assert t.right / max(1, t.named) >= precision, t.line(title)
@@ -47,8 +43,8 @@ def test_real_photos_unenrolled_no_regression(data, base):
 @pytest.fixture(scope="module")
 def enrolled(data, base):
     """Enrolled from even-numbered photos; every test scores odd-numbered ones: never the same photo."""
-    _, names, win, img = data
-    return ev.enrol_from(base, win[0::2][::3] + img[0::2][::10], names)
+    names, subsets = data
+    return ev.enrol_from(base, subsets["win_enrol"] + subsets["img_enrol"], names)
 
 
 def test_real_photos_enrolled_from_other_photos(data, enrolled):
@@ -58,8 +54,8 @@ def test_real_photos_enrolled_from_other_photos(data, enrolled):
 
 def test_overhead_frames_from_real_card_crops(data, enrolled):
     """Real card images on felt at known places, singles and overlapping pairs, some face down."""
-    _, names, _, img = data
-    crops = ev.card_crops(img[1::2][::3], names)
+    names, subsets = data
+    crops = ev.card_crops(subsets["crops"], names)
     assert len(crops) >= 30
     det = Detector(Recogniser(enrolment=enrolled))
     rng = np.random.default_rng(3)
