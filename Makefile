@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $@
 
 typecheck: $(STAMP)
-	$(PY) -m mypy --strict dealer_pi/engine
+	$(PY) -m mypy --strict dealer_pi/engine dealer_pi/broadcast/equity.py dealer_pi/broadcast/handeval.py
 
 # The page tests drive Debian's Chromium; as root, install it when it is missing.
 browser:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Deque, Mapping
 
+from dealer_pi.broadcast.feed import EquityDesk, Ticker, broadcast_view, equity_question
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.observations import (
     DealerDeclaration, Declaration, Observation, observation_from_dict, observation_to_dict,
@@ -38,7 +39,7 @@ from .devices import DeviceBoard
 from .journal import Journal, JournalError
 from .publisher import Batch, Publisher
 from .table import Table
-from .views import redact_event, redact_state
+from .views import VIEWS, redact_event, redact_state
 
 log = logging.getLogger("dealer_pi.runtime")
 
@@ -73,12 +74,15 @@ class Runtime:
     now_ms: Callable[[], int] = wall_ms
     devices: DeviceBoard = field(default_factory=DeviceBoard)
     on_alerts: Callable[[list[dict[str, Any]]], None] | None = None  # the alert light/buzzer: open alerts
+    secure_delay: bool = False  # web.secure_delay: no view sees a hole card or an equity before the delay
 
     def __post_init__(self) -> None:
         self.queue: queue.Queue[_Work] = queue.Queue(maxsize=self.queue_size)
         self.journal = Journal(self.journal_path)
         self.clock = TableClock()
-        self.publisher = Publisher(self.stream_delay_s, self._render, self.now_ms)
+        self.publisher = Publisher(self.stream_delay_s, self._render, self.now_ms, secure=self.secure_delay)
+        self.ticker = Ticker()
+        self.desk = EquityDesk(ready=self._equity_ready)
         self.notices: Deque[dict[str, Any]] = collections.deque(maxlen=20)
         self.dropped_camera = 0
         self.accepted = 0  # observations journaled since start
@@ -98,6 +102,7 @@ class Runtime:
     def start(self) -> "Runtime":
         self._replay(at_start=True)
         self._mirror_alerts()
+        self.desk.start()
         self.publisher.start()
         self._running = True
         self._thread.start()
@@ -112,6 +117,7 @@ class Runtime:
                 log.error("engine queue still full at stop: the engine thread is stuck")
             self._thread.join(timeout=10)
         self.publisher.stop()
+        self.desk.stop()
         self.journal.close()
 
     # ------------------------------------------------------------------ inputs
@@ -150,7 +156,7 @@ class Runtime:
     # ------------------------------------------------------------------ reading
 
     def state(self, view: str) -> dict[str, Any]:
-        batch = self.publisher.public_batch if view == "public" else self._last
+        batch = self.publisher.public_batch if view in self.publisher.delayed_views else self._last
         return self._state(view, batch)
 
     def clock_view(self) -> dict[str, Any]:
@@ -183,19 +189,22 @@ class Runtime:
                 "view": view, "last_event_id": 0, "as_of_ms": now - int(self.stream_delay_s * 1000), "seq": 0,
                 "delay_s": int(self.stream_delay_s), "table": None, "hole_cards": None,
                 "clock": self.clock_view(), "devices": devices, "notices": [], "setup": None,
+                "broadcast": {"ticker": []} if view == "dealer" else {"ticker": [], "equity": None},
             }
+        delayed = view in self.publisher.delayed_views
         return {
             "view": view,
             "last_event_id": batch.last_event_id,
             "as_of_ms": batch.ts_ms,
             "seq": batch.seq,
-            "delay_s": int(self.stream_delay_s) if view == "public" else 0,
+            "delay_s": int(self.stream_delay_s) if delayed else 0,
             "table": redact_state(batch.table, view),
             "hole_cards": None if view == "dealer" else batch.hole_cards,
             "clock": self.clock_view(),
             "devices": devices,
             "notices": [] if view == "public" else list(self.notices),
             "setup": batch.setup,
+            "broadcast": broadcast_view(batch.extras, view, self.desk),
         }
 
     def _render(self, view: str, batch: Batch) -> list[tuple[str, int | None, dict[str, Any]]]:
@@ -287,7 +296,7 @@ class Runtime:
             self._commit("clock", work.payload, now, [], None)
             return self.clock.view(now)
         if work.kind == "refresh":
-            self.publisher.refresh(live=self._last)
+            self.publisher.refresh(work.payload or VIEWS, live=self._last)
             return None
         raise ValueError(f"unknown work {work.kind!r}")
 
@@ -314,6 +323,7 @@ class Runtime:
         last_id = ids[-1] if ids else (self._last.last_event_id if self._last else 0)
         batch = self._batch(now, seq, last_id, events)
         self._last = batch
+        self.desk.ask(batch.extras["equity_question"])  # worked out long before the delay is over
         self.publisher.publish(batch)
         self._mirror_alerts()
         return {"seq": seq, "events": events, "last_event_id": last_id}
@@ -347,7 +357,22 @@ class Runtime:
 
     def _batch(self, ts_ms: int, seq: int, last_id: int, events: list[dict[str, Any]]) -> Batch:
         t = self.table
-        return Batch(ts_ms, seq, last_id, events, t.snapshot(), t.hole_cards(), t.setup_dict())
+        snap, holes = t.snapshot(), t.hole_cards()
+        self.ticker.feed([ev["event"] for ev in events], t.hand)
+        extras = {"ticker": list(self.ticker.lines), "equity_question": equity_question(snap, holes)}
+        return Batch(ts_ms, seq, last_id, events, snap, holes, t.setup_dict(), extras)
+
+    def _equity_ready(self, question: Any) -> None:
+        """A new equity is in (the desk's thread): send again the views that show its moment."""
+        p = self.publisher
+        views = tuple(v for v in ("live", "public") if (
+            b := p.public_batch if v in p.delayed_views else self._last) is not None
+            and b.extras.get("equity_question") == question)
+        if self._running and views:
+            try:
+                self.queue.put_nowait(_Work("refresh", views, "runtime"))
+            except queue.Full:
+                pass  # the next batch carries it
 
     # ------------------------------------------------------------------ replay
 
@@ -356,6 +381,7 @@ class Runtime:
         after a failed write or a bug, the delay line already holds what it should)."""
         j = self.journal
         self.clock = TableClock()
+        self.ticker = Ticker()
         for entry in j.clock_entries():
             self.clock.apply(entry.body, entry.ts_ms)
         entries = j.entries_since_last_setup()

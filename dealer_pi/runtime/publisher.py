@@ -103,6 +103,7 @@ class Batch:
     table: dict[str, Any]  # snapshot(secrets=False) after the entry
     hole_cards: dict[str, Any]  # the secrets after the entry
     setup: dict[str, Any]
+    extras: dict[str, Any] = field(default_factory=dict)  # the stream's ticker and equity question
 
 
 @dataclass
@@ -123,6 +124,7 @@ class Publisher:
     delay_s: float
     render: Callable[[str, Batch], list[tuple[str, int | None, dict[str, Any]]]]
     now_ms: Callable[[], int] = field(default=lambda: int(time.time() * 1000))
+    secure: bool = False  # web.secure_delay: the producer's live view waits for the delay too
     channels: dict[str, Channel] = field(default_factory=lambda: {v: Channel() for v in VIEWS})
     public_batch: Batch | None = None
 
@@ -149,10 +151,15 @@ class Publisher:
         with self._cond:
             self._cond.notify_all()
 
+    @property
+    def delayed_views(self) -> tuple[str, ...]:
+        return ("live", "public") if self.secure else ("public",)
+
     def publish(self, batch: Batch) -> None:
         """Called by the engine thread once the batch is durable in the journal."""
         for view in ("dealer", "live"):
-            self.channels[view].publish(self.render(view, batch))
+            if view not in self.delayed_views:
+                self.channels[view].publish(self.render(view, batch))
         self.hold(batch)
 
     def hold(self, batch: Batch) -> None:
@@ -165,13 +172,14 @@ class Publisher:
         """The public state at start-up: the last batch already older than the delay."""
         if batch is not None:
             self.public_batch = batch
-            self.channels["public"].publish(self.render("public", batch))
+            for view in self.delayed_views:
+                self.channels[view].publish(self.render(view, batch))
 
     def refresh(self, views: tuple[str, ...] = VIEWS, live: Batch | None = None) -> None:
         """Re-send the state (clock or devices changed): the live views from ``live``, the public
         view from the last released batch."""
         for view in views:
-            batch = self.public_batch if view == "public" else live
+            batch = self.public_batch if view in self.delayed_views else live
             if batch is None:
                 continue
             items = [it for it in self.render(view, dataclasses.replace(batch, events=[])) if it[0] == "state"]
@@ -196,5 +204,8 @@ class Publisher:
                     self._cond.wait(min(max(wait, 0.001), 1.0))
                     continue
             for batch in due:
+                # Rendered first, so that the snapshot endpoint never runs ahead of the stream.
+                items = {view: self.render(view, batch) for view in self.delayed_views}
                 self.public_batch = batch
-                self.channels["public"].publish(self.render("public", batch))
+                for view, rendered in items.items():
+                    self.channels[view].publish(rendered)

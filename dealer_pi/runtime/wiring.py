@@ -56,7 +56,7 @@ class Assistant:
     ) -> "Assistant":
         runtime = Runtime(
             resolve(base_dir, config.journal.path), setup or default_setup(config),
-            stream_delay_s=config.web.stream_delay_s,
+            stream_delay_s=config.web.stream_delay_s, secure_delay=config.web.secure_delay,
         )
         runtime.start()
         try:

@@ -26,6 +26,7 @@ from dealer_pi.runtime.publisher import sse
 from dealer_pi.runtime.views import ROLE_VIEW, has_hole_cards, redact_event
 
 from .auth import AuditLog, AuthError, Roles
+from .broadcast_routes import broadcast_blueprint
 from .openapi import SPEC
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
@@ -60,6 +61,9 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     # Threads kept free for API calls and page loads whatever the number of viewers.
     max_streams = max(1, config.web.threads - API_THREADS)
     streams = threading.BoundedSemaphore(max_streams)
+    # web.secure_delay: the producer's reads are of the delayed table too; the audit log says so.
+    delayed = config.web.secure_delay
+    app.register_blueprint(broadcast_blueprint(config, runtime, audit, roles))
 
     def role() -> str:
         return roles.role_of(request.headers, request.args)
@@ -133,7 +137,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         view = view_for(r)
         snap = runtime.state(view)
         if view == "live":
-            audit.write("state", r, request.remote_addr, last_event_id=snap["last_event_id"], seats=sorted(snap["hole_cards"] or {}))
+            audit.write("state", r, request.remote_addr, last_event_id=snap["last_event_id"], seats=sorted(snap["hole_cards"] or {}),
+                        delayed=delayed)
         return jsonify(snap)
 
     @app.post("/api/observations")
@@ -182,9 +187,10 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         r = role()
         Roles.require(r, "producer")
         events = runtime.journal.hand_events(hand)
-        if events is None:
-            return _error(404, "not_found", f"no finished hand number {hand}")
-        audit.write("hand", r, request.remote_addr, hand=hand)
+        ended = next((h["ended_ms"] for h in runtime.journal.hands() if h["hand"] == hand), None)
+        if events is None or (delayed and (ended is None or ended > runtime.now_ms() - config.web.stream_delay_s * 1000)):
+            return _error(404, "not_found", f"no finished hand number {hand}" + (" older than the delay" if delayed else ""))
+        audit.write("hand", r, request.remote_addr, hand=hand, delayed=delayed)
         # A finished hand still never names its burns (DEAL-NO-RABBIT): the producer's view of it.
         return jsonify({"hand": hand, "events": [
             dict(d, event=redact_event(d["event"], "live")) for d in (ev.to_dict() for ev in events)]})
@@ -204,8 +210,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
             # Each open stream holds a server thread: past the limit the API itself would stall.
             raise Busy(f"too many open event streams (at most {max_streams}); try again shortly")
         if view == "live":
-            audit.write("stream-open", r, remote, last_event_id=last)
-        stream = _Counted(_stream(runtime, view, last, audit if view == "live" else None, r, remote), streams)
+            audit.write("stream-open", r, remote, last_event_id=last, delayed=delayed)
+        stream = _Counted(_stream(runtime, view, last, audit if view == "live" else None, r, remote, delayed), streams)
         return Response(stream, mimetype="text/event-stream", headers={
             "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
         })
@@ -246,7 +252,8 @@ class _Counted:
                 self.slots.release()
 
 
-def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | None, role: str, remote: str | None) -> Iterator[bytes]:
+def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | None, role: str, remote: str | None,
+            delayed: bool = False) -> Iterator[bytes]:
     """Backlog from the journal after ``last``, the current state, then live messages."""
     channel = runtime.publisher.channels[view]
     sent_id = last if last is not None else -1
@@ -291,4 +298,4 @@ def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | Non
                 yield m.raw
     finally:
         if audit is not None:
-            audit.write("stream-close", role, remote, last_event_id=sent_id, hole_card_events=holes)
+            audit.write("stream-close", role, remote, last_event_id=sent_id, hole_card_events=holes, delayed=delayed)

@@ -434,3 +434,10 @@ SPEC: dict[str, Any] = {
         }
     },
 }
+
+# The stream's extras (stats, the replayer, the snapshot's broadcast field) are described beside their routes.
+from .broadcast_openapi import BROADCAST, PATHS  # noqa: E402
+
+SPEC["paths"].update(PATHS)
+_SNAPSHOT["properties"]["broadcast"] = BROADCAST
+
