@@ -126,13 +126,15 @@ class Tally:
         if action == "all-in" or (ev.get("all_in") and action not in ("fold", "check")):
             action = ("bet" if h.bet == 0 else "raise") if to > h.bet else "call"
         if h.street == 0:
-            if h.raises == 1:
+            # The big blind is the opening bet, so one raise over it makes h.raises == 2.
+            facing_one_raise = h.raises == 2
+            if facing_one_raise:
                 h.chances.add(seat)
             if action in ("call", "bet", "raise"):
                 h.vpip.add(seat)
             if action in AGGRESSIVE:
                 h.pfr.add(seat)
-                if h.raises == 1:
+                if facing_one_raise:
                     h.three.add(seat)
                 h.raises += 1
         elif action in AGGRESSIVE:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import live_helpers as H
@@ -104,7 +105,7 @@ def test_overlay_shows_side_pots_and_the_winner_of_each_pot(context: Any, table:
     expect(rows.nth(1).locator(".win-name")).to_have_text("Cy wins")
     expect(rows.nth(1).locator(".win-amt")).to_have_text("1,400")
     expect(rows.nth(0).locator(".win-hand")).to_have_text("High card, Ace")
-    expect(live.locator('.pbar[data-seat="2"]')).to_have_class("pbar won")
+    expect(live.locator('.pbar[data-seat="2"]')).to_have_class(re.compile(r"\bwon\b"))
     expect(live.locator('.pbar[data-seat="2"] .paction')).to_have_text("WINS 900")
     expect(live.locator('.pbar[data-seat="1"] .pstack')).to_have_text("0")
     assert sorted(face_cards(live, ".players")) == sorted(c for cards in holes.values() for c in cards)
