@@ -94,7 +94,10 @@ def test_TABLE_BUTTON_moves_after_a_played_hand() -> None:
     s.feed(DealerDeclaration(Declaration.NEW_HAND))
     snap = s.snapshot()
     assert snap["table"]["button"] == 3 and snap["table"]["seats"]["4"]["stack"] == 800 + 5 - 5
-    assert snap["hand"]["to_act"] == 1  # seat 4 small blind, 6 big blind, 1 first to act
+    # Nobody acts while the hole cards are dealt; "cards are out" opens the betting.
+    assert (snap["hand"]["phase"], snap["hand"]["to_act"], snap["hand"]["legal"]) == ("dealing", None, None)
+    s.feed(DealerDeclaration(Declaration.CARDS_OUT))
+    assert s.snapshot()["hand"]["to_act"] == 1  # seat 4 small blind, 6 big blind, 1 first to act
 
 
 def test_DEAL_MISDEAL_LOCK_refuses_the_dealers_misdeal_under_house_pig() -> None:
