@@ -271,6 +271,13 @@ class TableSession:
             blinds=(t.small_blind, t.big_blind), ante=t.ante, button=button,
         )
 
+    def check_new_table(self) -> None:
+        """A table is set up anew only between hands (BET-TABLE-STAKES: the chips of a running
+        hand are fixed); void the running hand first (``VOID_HAND``)."""
+        if not self._s.hand.is_complete:
+            raise RuleViolation("BET-TABLE-STAKES", f"hand {self._s.hand_no} is running: the table is set up anew "
+                                "only between hands; finish the hand, or void it first")
+
     # ------------------------------------------------------------ feeding
 
     def feed(self, obs: Observation) -> list[SessionEvent]:
