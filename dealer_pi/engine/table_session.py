@@ -418,7 +418,7 @@ class TableSession:
             return self._new_hand(at)
         if obs.declare is Declaration.VOID_HAND:
             return self._void(at)
-        if obs.declare is Declaration.CARDS_OUT and not self.dealing_hole_cards():
+        if obs.declare is Declaration.CARDS_OUT and (s.hand.is_complete or not s.monitor.dealing_hole_cards()):
             raise InputError("declare", "the hole cards are already out")
         # CARDS_OUT ends the hole-card deal; SHUFFLE_DONE ends a correction's reshuffle.
         return self._card_step(at, s.monitor.observe(at, obs, betting_view(s.hand)), [])
