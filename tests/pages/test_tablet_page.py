@@ -109,16 +109,18 @@ def test_undo_and_misdeal_from_the_tablet(context: Any, table: LiveTable) -> Non
     expect(tablet.locator("#msg")).to_have_text("Last entry undone")
 
     hand_before = table.state()["last_event_id"]
-    assert table.request("GET", "/api/hands")[1]["hands"] == []
+    assert [(h["hand"], h["result"]) for h in table.request("GET", "/api/hands")[1]["hands"]] == [(1, "running")]
     tablet.click("#misdeal")
     expect(tablet.locator("#confirm")).to_be_visible()
     expect(tablet.locator("#confirm-text")).to_contain_text("DEAL-MISDEAL-REMEDY")
     tablet.click("#confirm-yes")
     expect(tablet.locator("#msg")).to_have_text("Misdeal declared")
     assert table.state()["last_event_id"] > hand_before
-    # The voided hand is closed in the journal and the redeal is running with seat 1 to act again.
+    # The voided hand is closed in the journal and the redeal is running: dealt again, seat 1 acts again.
     status, hands = table.request("GET", "/api/hands")
-    assert status == 200 and [h["hand"] for h in hands["hands"]] == [1]
+    assert status == 200 and [(h["hand"], h["result"]) for h in hands["hands"]] == [(1, "misdeal"), (2, "running")]
+    expect(tablet.locator("#turn-name")).to_have_text("Dealing hole cards…")
+    deal_hole_cards(table)
     expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
 
 
