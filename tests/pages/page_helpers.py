@@ -140,8 +140,16 @@ class ChildServer:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(timeout=10)
 
-    def post(self, obs: dict[str, Any]) -> None:
-        req = urllib.request.Request(self.url + "/api/observations", data=json.dumps(obs).encode(), method="POST",
+    def post(self, obs: dict[str, Any], path: str = "/api/observations") -> Any:
+        req = urllib.request.Request(self.url + path, data=json.dumps(obs).encode(), method="POST",
                                      headers={"Content-Type": "application/json", "Authorization": f"Bearer {H.DEALER}"})
         with urllib.request.urlopen(req, timeout=10) as resp:
             assert resp.status == 200
+            return json.load(resp)
+
+    def set_up(self) -> None:
+        """Enter the table the setup page proposes (a fresh journal deals nothing until then)."""
+        req = urllib.request.Request(self.url + "/api/setup", headers={"Authorization": f"Bearer {H.DEALER}"})
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            proposed = json.load(resp)["setup"]
+        self.post(proposed, "/api/setup")
