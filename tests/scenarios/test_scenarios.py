@@ -25,7 +25,7 @@ NOT_AN_ALERT = {"DEAL-MISDEAL-REMEDY"}
 NOT_THE_TABLES = {"TABLE-CHIP-RACE", "TABLE-PAYOUT", "TABLE-PENALTY", "TABLE-HAND-FOR-HAND", "TABLE-DECK-CHANGE"}
 # Rules whose observations the betting engine does not have yet (string bets, killed hands and the
 # clock running out kill a hand): their scenarios wait in pending/ (see its README).
-WAITING = {"BET-STRING", "POT-DEAD-HAND", "BET-CLOCK"}
+WAITING = {"BET-STRING", "POT-DEAD-HAND", "BET-CLOCK"}  # in pending/
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -171,6 +171,8 @@ PENDING = sorted((HERE / "pending").glob("*.json"))
 
 @pytest.mark.parametrize("path", PENDING, ids=[p.stem for p in PENDING])
 def test_scenarios_waiting_for_the_betting_engine_are_well_formed(path: Path) -> None:
-    """Not run against the engine: pending/README.md says what each waits for."""
-    assert load_scenario(path).checks
-    assert path.stem in (HERE / "pending" / "README.md").read_text(encoding="utf-8")
+    """Not run against the engine (some use observations it does not read yet): each states its
+    checks, and pending/README.md says what it waits for."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["checks"] and isinstance(data["expect"], list) and data["observations"]
+    assert f"| {path.stem} |" in (HERE / "pending" / "README.md").read_text(encoding="utf-8")
