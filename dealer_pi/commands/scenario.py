@@ -76,37 +76,41 @@ def _result(hand: Mapping[str, Any]) -> dict[str, Any]:
     return {"status": status, "won": won}
 
 
+def _read(section: str, key: str) -> Callable[[dict[str, Any]], Any]:
+    return lambda snap: snap[section][key]
+
+
+def _seats(pick: Callable[[dict[str, Any]], Any], keep: Callable[[dict[str, Any]], bool] | None = None
+           ) -> Callable[[dict[str, Any]], Any]:
+    """Per seat: a value by seat (``pick``), or the sorted seats for which ``keep`` holds."""
+    def read(snap: dict[str, Any]) -> Any:
+        seats = snap["table"]["seats"]
+        if keep is not None:
+            return sorted(int(k) for k, v in seats.items() if keep(v))
+        return {k: pick(v) for k, v in seats.items()}
+    return read
+
+
 # What a check may ask, read off the session's snapshot (secrets never: a check is a floor's view).
 CHECK_KEYS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "stacks": lambda s: {k: v["stack"] for k, v in s["table"]["seats"].items()},
-    "bets": lambda s: {k: v["bet"] for k, v in s["table"]["seats"].items()},
-    "seated": lambda s: sorted(int(k) for k in s["table"]["seats"]),
-    "away": lambda s: sorted(int(k) for k, v in s["table"]["seats"].items() if v["away"]),
-    "folded": lambda s: sorted(int(k) for k, v in s["table"]["seats"].items() if v["in_hand"] and v["folded"]),
-    "in_hand": lambda s: sorted(int(k) for k, v in s["table"]["seats"].items() if v["in_hand"]),
-    "hole_counts": lambda s: {k: v["hole_count"] for k, v in s["table"]["seats"].items()},
+    "stacks": _seats(lambda v: v["stack"]),
+    "bets": _seats(lambda v: v["bet"]),
+    "hole_counts": _seats(lambda v: v["hole_count"]),
+    "seated": _seats(lambda v: v, lambda v: True),
+    "away": _seats(lambda v: v, lambda v: bool(v["away"])),
+    "folded": _seats(lambda v: v, lambda v: bool(v["in_hand"] and v["folded"])),
+    "in_hand": _seats(lambda v: v, lambda v: bool(v["in_hand"])),
     "pots": lambda s: [{"amount": p["amount"], "eligible": sorted(p["eligible"])} for p in s["hand"]["pots"]],
-    "pot_total": lambda s: s["hand"]["pot_total"],
     "awards": lambda s: _awards(s["hand"]),
-    "rake": lambda s: s["hand"]["rake"],
-    "button": lambda s: s["table"]["button"],
-    "small_blind": lambda s: s["hand"]["small_blind_seat"],
-    "big_blind": lambda s: s["hand"]["big_blind_seat"],
-    "blinds": lambda s: s["table"]["blinds"],
-    "ante": lambda s: s["table"]["ante"],
-    "shows_first": lambda s: s["hand"]["show_order"][0] if s["hand"]["show_order"] else None,
-    "show_order": lambda s: s["hand"]["show_order"],
-    "to_act": lambda s: s["hand"]["to_act"],
-    "legal": lambda s: s["hand"]["legal"],
-    "phase": lambda s: s["hand"]["phase"],
-    "street": lambda s: s["hand"]["street"],
-    "board": lambda s: s["hand"]["board"],
-    "burns": lambda s: s["hand"]["burns"],
-    "shown": lambda s: s["hand"]["shown"],
     "result": lambda s: _result(s["hand"]),
-    "hand_number": lambda s: s["table"]["hand_number"],
+    "small_blind": _read("hand", "small_blind_seat"),
+    "big_blind": _read("hand", "big_blind_seat"),
+    "shows_first": lambda s: s["hand"]["show_order"][0] if s["hand"]["show_order"] else None,
     "open_alerts": lambda s: [a["rule"] for a in s["alerts"]],
     "procedures": lambda s: [p["rule"] for p in s["procedures"]],
+    **{k: _read("table", k) for k in ("button", "blinds", "ante", "hand_number")},
+    **{k: _read("hand", k) for k in ("pot_total", "rake", "show_order", "to_act", "legal", "phase", "street",
+                                     "board", "burns", "shown")},
 }
 
 

@@ -25,7 +25,7 @@ NOT_AN_ALERT = {"DEAL-MISDEAL-REMEDY"}
 NOT_THE_TABLES = {"TABLE-CHIP-RACE", "TABLE-PAYOUT", "TABLE-PENALTY", "TABLE-HAND-FOR-HAND", "TABLE-DECK-CHANGE"}
 # Rules whose observations the betting engine does not have yet (string bets, killed hands and the
 # clock running out kill a hand): their scenarios wait in pending/ (see its README).
-WAITING = {"BET-STRING", "POT-DEAD-HAND", "BET-CLOCK"}  # in pending/
+WAITING = {"BET-STRING", "POT-DEAD-HAND", "BET-CLOCK"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
