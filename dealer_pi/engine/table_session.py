@@ -335,14 +335,6 @@ class TableSession:
                                       checkpoints=s.checkpoints, at=at)
         return events
 
-    def _settle(self) -> TableState:
-        """The finished hand folded into the table, once (changes between hands go on top)."""
-        s = self._s
-        if s.hand.is_complete and not s.settled:
-            s.table = finish_hand(s.table, s.next, s.hand)
-            s.settled = True
-        return s.table
-
     def _new_hand(self, at: int) -> list[SessionEvent]:
         s = self._s
         if not s.hand.is_complete:
@@ -352,7 +344,6 @@ class TableSession:
         table = self.table_now()
         if sum(1 for x in table.seats if x.stack > 0) < 2:
             raise RuleViolation("TABLE-BUTTON", "fewer than two players with chips are at the table: the game is over")
-        self._settle()
         return self._start_hand(at + 1, table, False)
 
     def _misdeal(self, at: int, alert_id: str | None) -> list[SessionEvent]:
@@ -514,7 +505,7 @@ class TableSession:
             if isinstance(obs, PlayerRemoved):
                 raise RuleViolation("BET-TABLE-STAKES", "players leave between hands: remove the player when this one "
                                     "is over")
-        table = self._settle()
+        table = self.table_now()  # nothing changes before the change itself is accepted
         if isinstance(obs, PlayerSeated):
             table = tables.seat_player(table, obs.seat, obs.stack, obs.name, post_now=obs.post_now, moved=obs.moved)
         elif isinstance(obs, PlayerRemoved):
@@ -525,7 +516,7 @@ class TableSession:
             table = tables.set_away(table, obs.seat, obs.away)
         else:
             table = tables.set_level(table, obs.small_blind, obs.big_blind, obs.ante, big_bet=table.big_bet)
-        s.table = table
+        s.table, s.settled = table, s.hand.is_complete
         return []
 
     # ------------------------------------------------------------ undo

@@ -266,3 +266,14 @@ def test_new_observations_read_back_from_json() -> None:
               LevelChanged(0, 0, 5), PlayerAway(4, False), VerbalDeclaration(2, ActionKind.BET, 30),
               BoardPlayed(1), HandAnnounced(1, "two-pair")):
         assert observation_from_dict(observation_to_dict(o)) == o
+
+
+def test_a_refused_table_change_changes_nothing() -> None:
+    s = session({"1": 1000, "2": 1000, "3": 1000})
+    fold_round(s)
+    before = s.snapshot()
+    for bad in (LevelChanged(0, 0, 0), ChipsAdded(9, 100), PlayerSeated(2, 500), PlayerRemoved(8)):
+        with pytest.raises(InputError):
+            s.feed(bad)
+    assert s.snapshot() == before
+    assert TableSession.replay(s.setup, s.observations).snapshot() == before
