@@ -75,6 +75,8 @@ class Declaration(enum.Enum):
     NEW_HAND = "new hand"
     SHUFFLE_DONE = "shuffle done"
     UNDO = "undo"
+    CARDS_OUT = "cards out"  # the hole cards are all dealt: the betting opens (no card sensor needed)
+    VOID_HAND = "void hand"  # the floor voids the running hand without a redeal (a new setup follows)
 
 
 class Decision(enum.Enum):
@@ -161,7 +163,8 @@ class AlertDecision:
     ts_ms: int = 0
 
 
-Observation = Union[ShoeDraw, CardSeen, CardLeft, PlayerAction, ChipsPushed, DealerDeclaration, AlertDecision]
+Observation = Union[ShoeDraw, CardSeen, CardLeft, PlayerAction, ChipsPushed, DealerDeclaration, AlertDecision,
+                    "TableChange", "Declared"]
 
 _TYPE_NAMES: Final[dict[type, str]] = {
     ShoeDraw: "shoe_draw",
@@ -182,6 +185,7 @@ _FIELDS: Final[dict[str, set[str]]] = {
     "decision": {"alert_id", "decision"},
 }
 _COMMON: Final = {"type", "source", "ts_ms"}
+_PARSED_ABOVE: Final = frozenset(_FIELDS)
 
 
 def _enum(cls: type[enum.Enum], value: object, where: str) -> Any:
@@ -219,7 +223,7 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
     unknown = set(data) - _FIELDS[kind] - _COMMON
     if unknown:
         raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown field for a {kind} observation")
-    source = data.get("source", "dealer" if kind in ("action", "chips", "dealer", "decision") else "sensor")
+    source = data.get("source", "sensor" if kind in ("shoe_draw", "card_seen", "card_left") else "dealer")
     if not isinstance(source, str) or not source:
         raise InputError(f"{where}.source", "must be a non-empty string")
     ts_ms = _int(data.get("ts_ms", 0), f"{where}.ts_ms", low=0)
@@ -270,6 +274,8 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
         return ChipsPushed(seat, amount, single, declared, d_amount, source, ts_ms)
     if kind == "dealer":
         return DealerDeclaration(_enum(Declaration, need("declare"), f("declare")), source, ts_ms)
+    if kind in _MORE_PARSERS:
+        return _MORE_PARSERS[kind](data, f, need, source, ts_ms)
     alert_id = need("alert_id")
     if not isinstance(alert_id, str) or not alert_id:
         raise InputError(f("alert_id"), "must be a non-empty string")
@@ -287,3 +293,161 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
             value = value.value
         out[name] = value
     return out
+
+
+# ---------------------------------------------------------------- between hands and said aloud
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated:
+    """A player sits down between hands (TABLE-NEW-PLAYER): posts a big blind at once
+    (``post_now``) or waits for it; a player ``moved`` from another table takes the seat's
+    position at once (000 §52, TABLE-MOVE)."""
+
+    seat: int
+    stack: int
+    name: str = ""
+    post_now: bool = False
+    moved: bool = False
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRemoved:
+    """A player leaves the table (busted players leave by themselves)."""
+
+    seat: int
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAdded:
+    """A rebuy or add-on, between hands only (TABLE-REBUY, BET-TABLE-STAKES)."""
+
+    seat: int
+    amount: int
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LevelChanged:
+    """New forced bets from the next hand on (TABLE-LEVELS); both blinds 0 with an ante: ante only."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAway:
+    """A player is away from the seat (``away``) or back (TABLE-AWAY), from the next hand on."""
+
+    seat: int
+    away: bool = True
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+HAND_NAMES: Final = ("high-card", "pair", "two-pair", "three-of-a-kind", "straight", "flush", "full-house",
+                     "four-of-a-kind", "straight-flush")
+
+
+@dataclass(frozen=True, slots=True)
+class VerbalDeclaration:
+    """A player says the action in turn, with no chips pushed yet: binding (BET-VERBAL)."""
+
+    seat: int
+    action: ActionKind
+    amount: int | None = None
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlayed:
+    """At the showdown a player says "I play the board" before letting go of the cards (POT-SHOW-BOTH, 001)."""
+
+    seat: int
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnnounced:
+    """What a player calls the hand at the showdown (one of :data:`HAND_NAMES`); not binding:
+    cards speak (POT-CARDS-SPEAK, 000 §37)."""
+
+    seat: int
+    hand: str
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+TableChange = Union[PlayerSeated, PlayerRemoved, ChipsAdded, LevelChanged, PlayerAway]
+Declared = Union[VerbalDeclaration, BoardPlayed, HandAnnounced]
+
+_TYPE_NAMES.update({
+    PlayerSeated: "seat_player", PlayerRemoved: "remove_player", ChipsAdded: "rebuy", LevelChanged: "level",
+    PlayerAway: "away", VerbalDeclaration: "verbal", BoardPlayed: "play_board", HandAnnounced: "announce",
+})
+_FIELDS.update({
+    "seat_player": {"seat", "stack", "name", "post_now", "moved"},
+    "remove_player": {"seat"},
+    "rebuy": {"seat", "amount"},
+    "level": {"small_blind", "big_blind", "ante"},
+    "away": {"seat", "away"},
+    "verbal": {"seat", "action", "amount"},
+    "play_board": {"seat"},
+    "announce": {"seat", "hand"},
+})
+
+
+def _flag(data: Mapping[str, Any], name: str, where: str, default: bool) -> bool:
+    v = data.get(name, default)
+    if not isinstance(v, bool):
+        raise InputError(where, "must be true or false")
+    return v
+
+
+def _parse_more(data: Mapping[str, Any], f: Any, need: Any, source: str, ts_ms: int) -> Observation:
+    kind = data["type"]
+    if kind == "level":
+        return LevelChanged(_int(need("small_blind"), f("small_blind"), low=0),
+                            _int(need("big_blind"), f("big_blind"), low=0),
+                            _int(data.get("ante", 0), f("ante"), low=0), source, ts_ms)
+    seat = _int(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+    if kind == "seat_player":
+        name = data.get("name", "")
+        if not isinstance(name, str) or len(name) > 40:
+            raise InputError(f("name"), "must be a string of at most 40 characters")
+        return PlayerSeated(seat, _int(need("stack"), f("stack"), low=1), name,
+                            _flag(data, "post_now", f("post_now"), False), _flag(data, "moved", f("moved"), False),
+                            source, ts_ms)
+    if kind == "remove_player":
+        return PlayerRemoved(seat, source, ts_ms)
+    if kind == "rebuy":
+        return ChipsAdded(seat, _int(need("amount"), f("amount"), low=1), source, ts_ms)
+    if kind == "away":
+        return PlayerAway(seat, _flag(data, "away", f("away"), True), source, ts_ms)
+    if kind == "verbal":
+        action = _enum(ActionKind, need("action"), f("action"))
+        amount = data.get("amount")
+        if amount is not None:
+            amount = _int(amount, f("amount"), low=1)
+        elif action in (ActionKind.BET, ActionKind.RAISE):
+            raise InputError(f("amount"), f"is required for {action.value}")
+        return VerbalDeclaration(seat, action, amount, source, ts_ms)
+    if kind == "play_board":
+        return BoardPlayed(seat, source, ts_ms)
+    hand = need("hand")
+    if hand not in HAND_NAMES:
+        raise InputError(f("hand"), "must be one of " + ", ".join(HAND_NAMES))
+    return HandAnnounced(seat, hand, source, ts_ms)
+
+
+_MORE_PARSERS: Final = {kind: _parse_more for kind in _FIELDS if kind not in _PARSED_ABOVE}

@@ -80,7 +80,11 @@ class RuleProfile:
     misdeal_lock_actions: int = _opt(
         0, "DEAL-MISDEAL-LOCK", doc="after this many players past the blinds acted, a misdeal is played out (002: 2; 0 = never)",
     )
-    flop_extra: str = _opt("reshuffle-flop", "DEAL-FLOP-EXTRA", ("reshuffle-flop",), "001/002 §14.4")
+    flop_extra: str = _opt(
+        "reshuffle-flop", "DEAL-FLOP-EXTRA", ("reshuffle-flop", "new-burn"),
+        "a flop with too many cards: reshuffle-flop re-deals it after the same burn (001); new-burn: "
+        "a new card is burned first (002 §14.4)",
+    )
     board_extra: str = _opt("keep-board", "DEAL-BOARD-EXTRA", ("keep-board",), "002 §14.5")
 
 
@@ -101,6 +105,7 @@ PROFILES: Final[dict[str, RuleProfile]] = {
         exposed_hole_card="misdeal",
         hole_count="misdeal",
         misdeal_lock_actions=2,
+        flop_extra="new-burn",
     ),
     "online": RuleProfile(
         name="online",

@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .errors import InputError
+from .errors import InputError, RuleViolation
 from .events import HandKilled, HandStarted
 from .profiles import DEFAULT_PROFILE, RuleProfile
 from .setup import MAX_SEATS, HandSetup, SeatSetup, Structure
@@ -95,14 +95,21 @@ def new_table(
     seats = tuple(TableSeat(s, stacks[s], (names or {}).get(s, "")) for s in sorted(stacks))
     for s in seats:
         _check_seat(s.seat, s.stack)
-    if small_blind < 0 or big_blind < 1 or ante < 0 or big_blind_ante < 0:
-        raise InputError("blinds", "blinds and antes must be whole numbers (big blind at least 1)")
+    _check_level(small_blind, big_blind, ante, big_blind_ante, big_bet)
     first = button if button is not None else (seats[0].seat if seats else 1)
     if not 1 <= first <= MAX_SEATS:
         raise InputError("button", f"must be a seat number 1..{MAX_SEATS}")
     return TableState(
         seats, small_blind, big_blind, ante, big_blind_ante, structure, big_bet, profile, button=first
     )
+
+
+def _check_level(small_blind: int, big_blind: int, ante: int, big_blind_ante: int, big_bet: int) -> None:
+    """Whole numbers; a big blind of at least 1, or no blinds and an ante (an ante-only game, 000 §19a)."""
+    if min(small_blind, big_blind, ante, big_blind_ante, big_bet) < 0:
+        raise InputError("level", "blinds and antes are whole numbers >= 0")
+    if big_blind < 1 and not (small_blind == 0 and ante > 0):
+        raise InputError("level", "the big blind must be at least 1, or both blinds 0 with an ante (ante-only)")
 
 
 def _check_seat(seat: int, stack: int) -> None:
@@ -165,8 +172,10 @@ def next_hand(table: TableState, hand_id: str = "") -> NextHand:
             blind = table.big_blind  # TABLE-NEW-PLAYER: a big blind at once
         ante = table.ante + (table.big_blind_ante if s.seat == bb else 0)
         seats.append(SeatSetup(s.seat, s.stack, ante, blind, s.name))
+    # An ante-only game bets in units of the ante (BET-NL-MIN: the minimum bet).
     setup = HandSetup(
-        tuple(seats), button, table.structure, small_bet=table.big_blind, big_bet=table.big_bet, hand_id=hand_id
+        tuple(seats), button, table.structure, small_bet=table.big_blind or table.ante, big_bet=table.big_bet,
+        hand_id=hand_id,
     )
     away = [s.seat for s in in_hand if by_seat[s.seat].away]
     # TABLE-AWAY: 000 §31 the away player's hand is dealt and killed; 002 §15.5 it is not dealt.
@@ -208,17 +217,42 @@ def finish_hand(table: TableState, hand: NextHand, state: HandState) -> TableSta
 
 
 def seat_player(
-    table: TableState, seat: int, stack: int, name: str = "", *, post_now: bool = False
+    table: TableState, seat: int, stack: int, name: str = "", *, post_now: bool = False, moved: bool = False
 ) -> TableState:
-    """A new player sits down between hands: posts a big blind at once or waits for it (TABLE-NEW-PLAYER)."""
+    """A new player sits down between hands: posts a big blind at once or waits for it (TABLE-NEW-PLAYER).
+
+    A player ``moved`` from another table takes the seat's position at once, blinds included
+    (000 §52), never between the small blind and the button (§53, TABLE-MOVE).
+    """
     _check_seat(seat, stack)
     if stack < 1:
         raise InputError("stack", "a new player needs chips")
     if table.seat(seat) is not None:
         raise InputError("seat", f"seat {seat} is taken")
-    waiting = table.hands_played > 0 and not post_now
+    if moved and table.hands_played > 0:
+        playing = dataclasses.replace(table, seats=tuple(sorted(
+            (*table.seats, TableSeat(seat, stack, name)), key=lambda s: s.seat)))
+        button, sb, _, _ = positions(playing)
+        if button != sb and _between(button, sb, seat):
+            raise RuleViolation("TABLE-MOVE", f"seat {seat} is between the button (seat {button}) and the small "
+                                f"blind (seat {sb}): a moved player may not sit there this hand (000 §53)")
+    waiting = table.hands_played > 0 and not post_now and not moved
     new = TableSeat(seat, stack, name, waiting=waiting, post_now=post_now and table.hands_played > 0)
     return dataclasses.replace(table, seats=tuple(sorted((*table.seats, new), key=lambda s: s.seat)))
+
+
+def _between(after: int, before: int, seat: int) -> bool:
+    """Is ``seat`` clockwise strictly after ``after`` and before ``before``?"""
+    if after < before:
+        return after < seat < before
+    return seat > after or seat < before
+
+
+def remove_player(table: TableState, seat: int) -> TableState:
+    """A player leaves the table between hands (their chips go with them)."""
+    if table.seat(seat) is None:
+        raise InputError("seat", f"nobody sits in seat {seat}")
+    return dataclasses.replace(table, seats=tuple(x for x in table.seats if x.seat != seat))
 
 
 def set_away(table: TableState, seat: int, away: bool) -> TableState:
@@ -246,9 +280,8 @@ def add_chips(table: TableState, seat: int, amount: int) -> TableState:
 def set_level(
     table: TableState, small_blind: int, big_blind: int, ante: int = 0, big_blind_ante: int = 0, big_bet: int = 0
 ) -> TableState:
-    """New blinds from the next hand on (TABLE-LEVELS)."""
-    if small_blind < 0 or big_blind < 1 or ante < 0 or big_blind_ante < 0 or big_bet < 0:
-        raise InputError("level", "blinds and antes must be whole numbers (big blind at least 1)")
+    """New blinds from the next hand on (TABLE-LEVELS); the button and blind history stay."""
+    _check_level(small_blind, big_blind, ante, big_blind_ante, big_bet)
     return dataclasses.replace(
         table, small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante, big_bet=big_bet
     )

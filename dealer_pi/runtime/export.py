@@ -10,7 +10,9 @@ history is then written by the engine's own PHH writer, and kept only if
 replaying it gives the final stacks the table really had, so an exported file
 is one that ``dealer-pi replay`` accepts.
 
-A hand voided by a misdeal cannot be written in PHH; it is in the JSON export.
+Every hand that ended is exported with how it ended (``result``: played,
+misdeal or voided, and ``why``). A voided hand cannot be written in PHH; it is
+in the JSON export.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from dealer_pi.engine.phh_replay import hand_to_phh, replay_history
 from dealer_pi.engine.state import HandState
 
 from .journal import Journal
-from .table import Table
+from .table import Table, hand_result
 
 
 @dataclass
@@ -39,6 +41,8 @@ class ExportedHand:
     history: HandHistory | None = None
     problem: str = ""  # why there is no PHH history
     misdeal: bool = False
+    result: str = "played"  # played | misdeal | voided (by a new setup)
+    why: str = ""
 
     def phh(self) -> str:
         assert self.history is not None
@@ -48,6 +52,8 @@ class ExportedHand:
         return {
             "hand": self.hand,
             "misdeal": self.misdeal,
+            "result": self.result,
+            "why": self.why,
             "started_ms": self.events[0]["ts_ms"] if self.events else None,
             "ended_ms": self.events[-1]["ts_ms"] if self.events else None,
             "observations": self.observations,
@@ -104,8 +110,9 @@ class _HandLog:
 
     def finish(self) -> ExportedHand:
         out = self.out
+        out.result, out.why = hand_result(e["event"] for e in out.events)
         if out.misdeal:
-            out.problem = "voided by a misdeal: PHH cannot record it"
+            out.problem = f"{out.why}: PHH cannot record a void hand"
             return out
         entries: list[Entry] = [self.started]
         for at in sorted(self.by_obs):

@@ -54,6 +54,8 @@ CREATE TABLE IF NOT EXISTS hands (
     ended_ms INTEGER NOT NULL
 );
 """
+# Added later: how each hand ended (played, misdeal, voided) and why. Older journals get the columns.
+_HAND_COLUMNS = (("result", "TEXT"), ("why", "TEXT"))
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,10 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._write = self._connect()
         self._write.executescript(_SCHEMA)
+        have = {row[1] for row in self._write.execute("PRAGMA table_info(hands)")}
+        for name, kind in _HAND_COLUMNS:
+            if name not in have:
+                self._write.execute(f"ALTER TABLE hands ADD COLUMN {name} {kind}")
         self._local = threading.local()
         self._lock = threading.Lock()
 
@@ -121,10 +127,12 @@ class Journal:
         ts_ms: int,
         events: Sequence[tuple[dict[str, Any], int | None]] = (),
         finished_hand: int | None = None,
+        finished_how: tuple[str, str] = ("played", ""),
     ) -> tuple[int, list[int]]:
         """Write one entry and its events in one durable transaction; return (seq, event ids).
 
-        ``finished_hand``: the hand that these events ended, indexed for export.
+        ``finished_hand``: the hand that these events ended, indexed for export, with
+        ``finished_how`` = (result, why): played, misdeal or voided.
         """
         if kind not in ENTRY_KINDS:
             raise ValueError(f"unknown entry kind {kind!r}")
@@ -149,8 +157,9 @@ class Journal:
                     ).fetchone()
                     if row[0] is not None:
                         con.execute(
-                            "INSERT OR REPLACE INTO hands(hand, first_event_id, last_event_id, started_ms, ended_ms) VALUES (?,?,?,?,?)",
-                            (finished_hand, row[0], row[1], row[2], row[3]),
+                            "INSERT OR REPLACE INTO hands(hand, first_event_id, last_event_id, started_ms, ended_ms,"
+                            " result, why) VALUES (?,?,?,?,?,?,?)",
+                            (finished_hand, row[0], row[1], row[2], row[3], *finished_how),
                         )
                 con.execute("COMMIT")
             except BaseException as exc:
@@ -221,14 +230,25 @@ class Journal:
         row = self._reader().execute("SELECT MAX(id) FROM events").fetchone()
         return int(row[0] or 0)
 
-    def hands(self) -> list[dict[str, int]]:
+    def hands(self) -> list[dict[str, Any]]:
+        """Finished hands with how they ended (``result``: played, misdeal, voided; ``why``)."""
         rows = self._reader().execute(
-            "SELECT hand, first_event_id, last_event_id, started_ms, ended_ms FROM hands ORDER BY hand"
+            "SELECT hand, first_event_id, last_event_id, started_ms, ended_ms, result, why FROM hands ORDER BY hand"
         ).fetchall()
-        return [
-            {"hand": h, "started_ms": s, "ended_ms": e, "events": last - first + 1, "first_event_id": first, "last_event_id": last}
-            for h, first, last, s, e in rows
-        ]
+        out = []
+        for h, first, last, s, e, result, why in rows:
+            if result is None:  # written before hands said how they ended: read it off the last event
+                ended = json.loads(self._reader().execute("SELECT body FROM events WHERE id = ?", (last,)).fetchone()[0])
+                result, why = ("misdeal", "voided by a misdeal") if ended.get("misdeal") else ("played", "")
+            out.append({"hand": h, "started_ms": s, "ended_ms": e, "events": last - first + 1, "first_event_id": first,
+                        "last_event_id": last, "result": result, "why": why})
+        return out
+
+    def started_hands(self) -> list[tuple[int, int, int, int]]:
+        """Every hand number that has events: (hand, first ts_ms, last ts_ms, events)."""
+        return [tuple(r) for r in self._reader().execute(
+            "SELECT hand, MIN(ts_ms), MAX(ts_ms), COUNT(*) FROM events WHERE hand IS NOT NULL GROUP BY hand ORDER BY hand"
+        )]
 
     def hand_events(self, hand: int) -> list[StoredEvent] | None:
         row = self._reader().execute("SELECT first_event_id, last_event_id FROM hands WHERE hand = ?", (hand,)).fetchone()

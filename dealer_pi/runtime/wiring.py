@@ -16,7 +16,7 @@ log = logging.getLogger("dealer_pi.wiring")
 
 
 def default_setup(config: Config) -> dict[str, Any]:
-    """The setup a brand-new journal starts from, until the dealer enters the real one on /setup."""
+    """What the setup page offers on a brand-new journal, until the dealer enters the real table."""
     t = config.table
     seats = max(2, min(t.seats, 10))
     return {
@@ -54,9 +54,11 @@ class Assistant:
         cls, config: Config, base_dir: Path, host: str | None = None, port: int | None = None,
         setup: dict[str, Any] | None = None, attach: bool = True,
     ) -> "Assistant":
+        # A fresh journal waits for the dealer's setup (no hand before there is a table); the
+        # config's table section only fills the setup page in until then.
         runtime = Runtime(
-            resolve(base_dir, config.journal.path), setup or default_setup(config),
-            stream_delay_s=config.web.stream_delay_s, secure_delay=config.web.secure_delay,
+            resolve(base_dir, config.journal.path), setup, stream_delay_s=config.web.stream_delay_s,
+            secure_delay=config.web.secure_delay, proposed_setup=default_setup(config),
         )
         runtime.start()
         try:

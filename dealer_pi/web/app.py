@@ -152,7 +152,7 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     @app.get("/api/setup")
     def get_setup() -> Response:
         Roles.require(role(), "dealer", "producer")
-        return jsonify({"setup": runtime.table.setup_dict(), "hand_running": runtime.table.running})
+        return jsonify(runtime.setup_view())
 
     @app.post("/api/setup")
     def post_setup() -> Response:
@@ -162,7 +162,7 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
             raise InputError("setup", "must be an object")
         void = request.args.get("void_hand", "") in ("1", "true", "yes")
         runtime.submit("setup", {"setup": data, "void_hand": void})
-        return jsonify({"setup": runtime.table.setup_dict(), "hand_running": runtime.table.running})
+        return jsonify(runtime.setup_view())
 
     @app.get("/api/clock")
     def get_clock() -> Response:
@@ -178,9 +178,7 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     @app.get("/api/hands")
     def hands() -> Response:
         Roles.require(role(), "dealer", "producer")
-        return jsonify({"hands": [
-            {k: h[k] for k in ("hand", "started_ms", "ended_ms", "events")} for h in runtime.journal.hands()
-        ]})
+        return jsonify({"hands": runtime.hands_view()})
 
     @app.get("/api/hands/<int:hand>")
     def hand(hand: int) -> Response:

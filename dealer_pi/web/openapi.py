@@ -30,20 +30,49 @@ _OBSERVATION = {
     "type": "object",
     "description": (
         "One observation of the vocabulary of dealer_pi.engine.observations (observation_from_dict). "
-        "type is one of shoe_draw, card_seen, card_left, action, chips, dealer, decision. Examples: "
+        "type is one of shoe_draw, card_seen, card_left, action, chips, dealer, decision, and for the floor "
+        "between hands seat_player, remove_player, rebuy, level, away, and for what players say verbal, "
+        "play_board, announce. Examples: "
         '{"type":"action","seat":3,"action":"raise","amount":60}; {"type":"action","seat":3,"action":"fold"}; '
-        '{"type":"dealer","declare":"misdeal"|"new hand"|"shuffle done"|"undo"}; '
+        '{"type":"dealer","declare":"misdeal"|"new hand"|"shuffle done"|"undo"|"cards out"|"void hand"} '
+        '("cards out": the hole cards are all dealt, the betting opens: what a table with no card sensor taps; '
+        '"void hand": the running hand is void, stacks back, no redeal); '
         '{"type":"decision","alert_id":"a7","decision":"confirm"|"dismiss"}; '
-        '{"type":"chips","seat":4,"amount":100,"single_chip":true}. source defaults to "dealer"; '
+        '{"type":"chips","seat":4,"amount":100,"single_chip":true}; '
+        '{"type":"seat_player","seat":5,"stack":1500,"name":"Dee","post_now":false,"moved":false} '
+        "(TABLE-NEW-PLAYER: waits for the big blind unless post_now; moved: from another table, TABLE-MOVE); "
+        '{"type":"remove_player","seat":5}; {"type":"rebuy","seat":2,"amount":500} (TABLE-REBUY, between hands '
+        'only: 409 BET-TABLE-STAKES during a hand); {"type":"level","small_blind":25,"big_blind":50,"ante":5} '
+        "(TABLE-LEVELS, from the next hand; both blinds 0 with an ante: ante only); "
+        '{"type":"away","seat":4,"away":true} (TABLE-AWAY, from the next hand); '
+        '{"type":"verbal","seat":3,"action":"raise","amount":60} (BET-VERBAL: said, no chips yet; binding); '
+        '{"type":"play_board","seat":3} (POT-SHOW-BOTH: "I play the board" at the showdown); '
+        '{"type":"announce","seat":3,"hand":"flush"} (POT-CARDS-SPEAK: a called hand, not binding; one of '
+        "high-card, pair, two-pair, three-of-a-kind, straight, flush, full-house, four-of-a-kind, "
+        'straight-flush). source defaults to "dealer" ("sensor" for shoe_draw, card_seen, card_left); '
         "ts_ms is stamped by the server when absent."
     ),
     "required": ["type"],
     "properties": {
-        "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "dealer", "decision"]},
+        "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "dealer", "decision",
+                                            "seat_player", "remove_player", "rebuy", "level", "away", "verbal",
+                                            "play_board", "announce"]},
         "seat": {"type": "integer", "minimum": 1, "maximum": 10},
         "action": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"]},
-        "amount": {"type": "integer", "minimum": 0, "description": "the seat's street total after the action (raise TO)"},
-        "declare": {"type": "string", "enum": ["misdeal", "new hand", "shuffle done", "undo"]},
+        "amount": {"type": "integer", "minimum": 0, "description": "action/verbal: the seat's street total after the action "
+                                                                   "(raise TO); rebuy: the chips added"},
+        "declare": {"type": "string", "enum": ["misdeal", "new hand", "shuffle done", "undo", "cards out", "void hand"]},
+        "stack": {"type": "integer", "minimum": 1, "description": "seat_player: the new player's chips"},
+        "name": {"type": "string", "maxLength": 40, "description": "seat_player: the player's name"},
+        "post_now": {"type": "boolean", "description": "seat_player: posts a big blind at once (else waits for it)"},
+        "moved": {"type": "boolean", "description": "seat_player: moved from another table (plays at once, 000 §52-53)"},
+        "small_blind": {"type": "integer", "minimum": 0, "description": "level"},
+        "big_blind": {"type": "integer", "minimum": 0, "description": "level: 0 only with small_blind 0 and an ante"},
+        "ante": {"type": "integer", "minimum": 0, "description": "level"},
+        "away": {"type": "boolean", "description": "away: true away, false back"},
+        "hand": {"type": "string", "enum": ["high-card", "pair", "two-pair", "three-of-a-kind", "straight", "flush",
+                                           "full-house", "four-of-a-kind", "straight-flush"],
+                 "description": "announce: what the player calls the hand"},
         "alert_id": {"type": "string"},
         "decision": {"type": "string", "enum": ["confirm", "dismiss"]},
         "zone": {"type": "string", "description": "seat:N, board, burn, muck or shoe"},
@@ -122,8 +151,10 @@ _CLOCK = {
 _SETUP = {
     "type": "object",
     "description": (
-        "The table setup: TableSetup's JSON form (dealer_pi.engine.table_session), the same as a scenario "
-        "file's header. Posting one starts a new session whose first hand is dealt in at once."
+        "The table setup: TableSetup's JSON form (dealer_pi.engine.table_setup), the same as a scenario "
+        "file's header. Posting one starts a new session whose first hand is dealt in at once. Read back "
+        "(GET /api/setup, the state's setup) it is the live table: current stacks, busted seats left out, "
+        "the next hand's button and blinds."
     ),
     "required": ["seats", "blinds", "button"],
     "additionalProperties": False,
@@ -132,7 +163,8 @@ _SETUP = {
         "overrides": {"type": "object", "description": "single profile options"},
         "structure": {"type": "string", "enum": ["no-limit", "pot-limit", "limit"]},
         "blinds": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
-                   "description": "[small blind, big blind]; the big blind at least 1"},
+                   "description": "[small blind, big blind]; the big blind at least 1, or [0, 0] with an ante "
+                                  "(an ante-only game)"},
         "ante": {"type": "integer", "minimum": 0},
         "button": {"type": "integer", "minimum": 1, "maximum": 10},
         "seats": {"type": "object", "propertyNames": {"pattern": "^([1-9]|10)$"},
@@ -167,6 +199,15 @@ _OBSERVATION_EXAMPLES = {
               "value": {"type": "chips", "seat": 2, "amount": 100, "single_chip": True, "declared": "call"}},
     "undo": {"summary": "take back the last dealer entry", "value": {"type": "dealer", "declare": "undo"}},
     "fold": {"summary": "a fold needs no amount", "value": {"type": "action", "seat": 2, "action": "fold"}},
+    "verbal": {"summary": "seat 3 says 'call' (no chips yet): binding (BET-VERBAL)",
+               "value": {"type": "verbal", "seat": 3, "action": "call"}},
+    "level": {"summary": "blinds 10/20 with a 2 ante from the next hand (TABLE-LEVELS)",
+              "value": {"type": "level", "small_blind": 10, "big_blind": 20, "ante": 2}},
+    "away": {"summary": "seat 2 is away from the next hand (TABLE-AWAY)", "value": {"type": "away", "seat": 2}},
+    "seat-player": {"summary": "Dee sits in seat 5 between hands (TABLE-NEW-PLAYER; 409 while a hand runs)",
+                    "value": {"type": "seat_player", "seat": 5, "stack": 1500, "name": "Dee"}},
+    "rebuy": {"summary": "seat 1 adds 500 between hands (TABLE-REBUY; 409 while a hand runs)",
+              "value": {"type": "rebuy", "seat": 1, "amount": 500}},
 }
 
 _CLOCK_EXAMPLES = {
@@ -237,10 +278,28 @@ _SNAPSHOT = {
             "description": "recent rejected inputs from devices (not journaled), newest last",
             "items": {"type": "object", "properties": {"ts_ms": {"type": "integer"}, "source": {"type": "string"}, "message": {"type": "string"}, "rule": {"type": ["string", "null"]}}},
         },
-        "setup": _SETUP,
+        "setup": {"oneOf": [_SETUP, {"type": "null"}], "description": "the live table in the setup's form"},
+        "awaiting_setup": {"type": "boolean", "description": "true on a fresh journal: there is no table (table is "
+                                                             "null) until a setup is posted; nothing can be entered"},
         "seq": {"type": "integer", "description": "number of the last journal entry applied"},
     },
 }
+
+_SETUP_VIEW = {"type": "object", "properties": {
+    "setup": _SETUP,
+    "hand_running": {"type": "boolean"},
+    "table": {"type": "boolean", "description": "false on a fresh journal: setup is then only a proposal (from the "
+                                                "config's [table]), and no hand runs until one is posted"},
+}}
+
+_HAND_ROW = {"type": "object", "properties": {
+    "hand": {"type": "integer"}, "started_ms": {"type": "integer"}, "ended_ms": {"type": ["integer", "null"]},
+    "events": {"type": "integer"},
+    "result": {"type": "string", "enum": ["played", "misdeal", "voided", "running", "abandoned"],
+               "description": "played to its end; voided by a misdeal (redealt); voided to set the table up anew; "
+                              "still running; abandoned: left unfinished by an older version"},
+    "why": {"type": "string", "description": "for a void hand: the rule and what happened to the stacks"},
+}}
 
 _VIEW_PARAM = {
     "name": "view",
@@ -343,19 +402,22 @@ SPEC: dict[str, Any] = {
         },
         "/api/setup": {
             "get": {
-                "summary": "The current setup (dealer or producer)",
+                "summary": "The live table in the setup's form (dealer or producer): current stacks, busted seats empty",
                 "parameters": [_TOKEN_PARAM],
-                "responses": {"200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}), "401": _ERRORS["401"], "403": _ERRORS["403"]},
+                "responses": {"200": _json(_SETUP_VIEW), "401": _ERRORS["401"], "403": _ERRORS["403"]},
             },
             "post": {
-                "summary": "Replace the setup between hands (dealer); 409 while a hand is running (BET-TABLE-STAKES, TABLE-REBUY)",
-                "parameters": [_TOKEN_PARAM, {"name": "void_hand", "in": "query", "required": False, "schema": {"type": "string", "enum": ["1"]}, "description": "void the running hand (its chips go back as the new setup says) and start over"}],
+                "summary": "Set the table up anew (dealer): a new session, hands numbered on. Between hands only: "
+                           "409 BET-TABLE-STAKES while a hand runs unless ?void_hand=1. The floor's changes between "
+                           "hands (a player seated or removed, a rebuy, a level) are observations instead, each its "
+                           "own journal entry (POST /api/observations)",
+                "parameters": [_TOKEN_PARAM, {"name": "void_hand", "in": "query", "required": False, "schema": {"type": "string", "enum": ["1"]}, "description": "a query parameter, not a body field: void the running hand first (its own journal entry, stacks back as at its start; /api/hands lists it as voided) and then set up"}],
                 "requestBody": {"required": True, "content": {"application/json": {
                     "schema": _SETUP, "examples": _SETUP_EXAMPLES}}},
                 "responses": {
-                    "200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}),
+                    "200": _json(_SETUP_VIEW),
                     **_ERRORS,
-                    "409": _json(_ERROR, "a hand is running"),
+                    "409": _json(_ERROR, "a hand is running (the message says how to void it)"),
                     "503": _json(_ERROR, "the engine queue stayed full"),
                 },
             },
@@ -397,10 +459,10 @@ SPEC: dict[str, Any] = {
         },
         "/api/hands": {
             "get": {
-                "summary": "Finished hands (dealer or producer)",
+                "summary": "Every hand number ever started, with how it ended (dealer or producer)",
                 "parameters": [_TOKEN_PARAM],
                 "responses": {
-                    "200": _json({"type": "object", "properties": {"hands": {"type": "array", "items": {"type": "object", "properties": {"hand": {"type": "integer"}, "started_ms": {"type": "integer"}, "ended_ms": {"type": "integer"}, "events": {"type": "integer"}}}}}}),
+                    "200": _json({"type": "object", "properties": {"hands": {"type": "array", "items": _HAND_ROW}}}),
                     "401": _ERRORS["401"],
                     "403": _ERRORS["403"],
                 },

@@ -109,16 +109,18 @@ def test_undo_and_misdeal_from_the_tablet(context: Any, table: LiveTable) -> Non
     expect(tablet.locator("#msg")).to_have_text("Last entry undone")
 
     hand_before = table.state()["last_event_id"]
-    assert table.request("GET", "/api/hands")[1]["hands"] == []
+    assert [(h["hand"], h["result"]) for h in table.request("GET", "/api/hands")[1]["hands"]] == [(1, "running")]
     tablet.click("#misdeal")
     expect(tablet.locator("#confirm")).to_be_visible()
     expect(tablet.locator("#confirm-text")).to_contain_text("DEAL-MISDEAL-REMEDY")
     tablet.click("#confirm-yes")
     expect(tablet.locator("#msg")).to_have_text("Misdeal declared")
     assert table.state()["last_event_id"] > hand_before
-    # The voided hand is closed in the journal and the redeal is running with seat 1 to act again.
+    # The voided hand is closed in the journal and the redeal is running: dealt again, seat 1 acts again.
     status, hands = table.request("GET", "/api/hands")
-    assert status == 200 and [h["hand"] for h in hands["hands"]] == [1]
+    assert status == 200 and [(h["hand"], h["result"]) for h in hands["hands"]] == [(1, "misdeal"), (2, "running")]
+    expect(tablet.locator("#turn-name")).to_have_text("Dealing hole cards…")
+    deal_hole_cards(table)
     expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
 
 
@@ -201,6 +203,7 @@ def test_tablet_shows_reconnecting_and_catches_up_after_a_crash(context: Any, tm
     """The server process is killed; the page says so, and after the restart it shows the table as it is."""
     server = ChildServer(tmp_path / "child").start()
     try:
+        server.set_up()
         # Six seats, button 1: hole cards from seat 2 round to seat 1, then seat 4 acts first (BET-ORDER).
         for obs in H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 4, 5, 6, 1]):
             server.post(obs)
@@ -263,7 +266,9 @@ def test_new_hand_after_a_hand_is_won(context: Any, table: LiveTable) -> None:
     expect(tablet.locator(".seat-backs")).to_have_count(0)
     shot(tablet, "dealer-tablet-hand-won")
     tablet.click("#new-hand")  # no confirmation needed between hands
-    # The button moves to seat 2 (TABLE-BUTTON): seat 2 acts first of three preflop.
+    # The button moves to seat 2 (TABLE-BUTTON): once the cards are out, seat 2 acts first of three.
+    expect(tablet.locator("#turn-name")).to_have_text("Dealing hole cards…")
+    tablet.click("#cards-out")
     expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
     expect(tablet.locator('.seat[data-seat="2"] .badge.btn')).to_have_count(1)
     # Blinds left of the button (BET-BLINDS), read from the new hand's start on the stream.

@@ -290,8 +290,13 @@
   function renderPanel(v) {
     var acting = v.inProgress && v.toAct !== null;
     var actor = v.seats.filter(function (s) { return s.seat === v.toAct; })[0];
-    var idle = !v.inProgress ? "Between hands" : /showdown/i.test(v.status) ? "Showdown: hands up" :
-      /deal/i.test(v.status) ? "Dealing…" : "–";
+    var waiting = !!(v.raw && v.raw.awaiting_setup);
+    // While the hole cards are dealt nobody acts; with no card sensor the dealer says when they are out.
+    var holeDeal = v.inProgress && /dealing/i.test(v.status) && /preflop/i.test(v.phase);
+    $("cards-out").hidden = !holeDeal;
+    $("no-table").hidden = !waiting;
+    var idle = waiting ? "No table yet" : !v.inProgress ? "Between hands" : /showdown/i.test(v.status) ? "Showdown: hands up" :
+      holeDeal ? "Dealing hole cards…" : /deal/i.test(v.status) ? "Dealing…" : "–";
     $("turn-name").textContent = acting ? "Seat " + v.toAct + (actor && actor.name ? " · " + actor.name : "") : idle;
     $("to-call").textContent = acting && v.toCall !== null ? DP.chips(v.toCall) : "–";
     $("min-to").textContent = acting && v.minTo !== null ? DP.chips(v.minTo) : "–";
@@ -512,6 +517,7 @@
   });
   setInterval(function () { if (shot) drawShot(); }, 500);
   $("undo").addEventListener("click", function () { post({ type: "dealer", declare: "undo" }, "Last entry undone"); });
+  $("cards-out").addEventListener("click", function () { post({ type: "dealer", declare: "cards out" }, "Cards are out: betting open"); });
   $("misdeal").addEventListener("click", function () {
     confirmThen("Declare a misdeal? The hand is void: stacks and blinds are restored and the button stays (DEAL-MISDEAL-REMEDY).", function () {
       post({ type: "dealer", declare: "misdeal" }, "Misdeal declared");
