@@ -105,6 +105,21 @@ class JournalSection:
 
 
 @dataclass(frozen=True)
+class FloorSection:
+    """The card room's floor over MQTT (dealer_pi/floor); no broker: the table plays alone."""
+
+    broker: str = ""  # mqtt://host:1883 or mqtts://host:8883
+    room: str = ""
+    table_id: str = ""
+    ca_file: str = ""  # mqtts: the broker's CA (empty: the system's)
+    cert_file: str = ""  # mqtts: this table's client certificate and key, when the broker asks for one
+    key_file: str = ""
+    username: str = ""
+    password: str = ""
+    keepalive_s: int = 30
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableSection = field(default_factory=TableSection)
     shoe: ShoeSection = field(default_factory=ShoeSection)
@@ -112,6 +127,7 @@ class Config:
     camera: CameraSection = field(default_factory=CameraSection)
     web: WebSection = field(default_factory=WebSection)
     journal: JournalSection = field(default_factory=JournalSection)
+    floor: FloorSection = field(default_factory=FloorSection)
 
 
 T = TypeVar("T")

@@ -73,6 +73,7 @@ class Runtime:
     now_ms: Callable[[], int] = wall_ms
     devices: DeviceBoard = field(default_factory=DeviceBoard)
     on_alerts: Callable[[list[dict[str, Any]]], None] | None = None  # the alert light/buzzer: open alerts
+    floor: Any = None  # the card room's floor (dealer_pi.floor.table_side.TableFloor); None: the table plays alone
 
     def __post_init__(self) -> None:
         self.queue: queue.Queue[_Work] = queue.Queue(maxsize=self.queue_size)
@@ -97,6 +98,8 @@ class Runtime:
 
     def start(self) -> "Runtime":
         self._replay(at_start=True)
+        if self.floor is not None:
+            self.floor.replay(self.journal)
         self._mirror_alerts()
         self.publisher.start()
         self._running = True
@@ -196,6 +199,7 @@ class Runtime:
             "devices": devices,
             "notices": [] if view == "public" else list(self.notices),
             "setup": batch.setup,
+            "floor": self.floor.view() if self.floor is not None and view != "public" else None,
         }
 
     def _render(self, view: str, batch: Batch) -> list[tuple[str, int | None, dict[str, Any]]]:
@@ -263,14 +267,21 @@ class Runtime:
             obs: Observation = work.payload
             if obs.ts_ms == 0:
                 obs = dataclasses.replace(obs, ts_ms=now)
+            new_hand = isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND
+            if new_hand and self.floor is not None:
+                self.floor.before_new_hand(self, now)  # TABLE-HAND-FOR-HAND may hold the table
             tagged = self.table.feed(obs)
             level = self._level_change(now)
             started = next((ev for ev, _ in tagged if ev.get("type") == "hand_started"), None)
-            if level is not None and started is not None and isinstance(obs, DealerDeclaration) \
-                    and obs.declare is Declaration.NEW_HAND:
-                return self._relevel(started, level, now)
+            seating = None
+            if new_hand and started is not None and self.floor is not None:
+                seating = self.floor.between_hands(self, started, now)  # moves, rebuys, penalties (TABLE-MOVE)
+            if (level is not None or seating is not None) and started is not None and new_hand:
+                return self._relevel(started, level, now, seating)
             result = self._commit("observation", observation_to_dict(obs), now, tagged, self.table.finished)
             self.accepted += 1
+            if new_hand and self.floor is not None:
+                self.floor.hand_started()
             return result
         if work.kind == "setup":
             if self.table.running and not work.payload.get("void_hand"):
@@ -289,22 +300,45 @@ class Runtime:
         if work.kind == "refresh":
             self.publisher.refresh(live=self._last)
             return None
+        if work.kind == "floor" and self.floor is not None:
+            return self.floor.apply(self, work.payload, now)
         raise ValueError(f"unknown work {work.kind!r}")
 
-    def _relevel(self, started: dict[str, Any], level: dict[str, Any], now: int) -> dict[str, Any]:
+    def _relevel(self, started: dict[str, Any], level: dict[str, Any] | None, now: int, seating: Any = None,
+                 redeal: bool = False) -> dict[str, Any]:
         """TABLE-LEVELS: the hand the engine just started (its button moved on by the engine's own
         rules) is dealt at the new level's blinds and ante instead: the table is set up again from
-        it, and that setup, not the "new hand", is what the journal keeps."""
+        it, and that setup, not the "new hand", is what the journal keeps. ``seating`` (the
+        floor's orders: moves, rebuys, penalties) changes who is dealt in with what."""
+        setup = self.table.setup
+        blinds = (level["small_blind"], level["big_blind"]) if level else setup.blinds
+        new = self.table.releveled(started, blinds, level["ante"] if level else setup.ante)
+        reasons = [f"TABLE-LEVELS: level {self.clock.view(now)['level']} from this hand"] if level else []
+        extra: dict[str, Any] = {}
+        if seating is not None:
+            new, extra = seating(new)
+            reasons.append(extra.pop("floor_reason"))
         try:
-            table = Table(self.table.releveled(started, (level["small_blind"], level["big_blind"]), level["ante"]),
-                          hand_base=(self.table.hand or 1) - 1)
+            table = Table(new, hand_base=(self.table.hand or 1) - 1)
         except (InputError, RuleViolation):
             self._replay()  # the "new hand" was fed but not journaled: back to the journal's table
             raise
         self._table = table
-        body = {"setup": table.setup_dict(), "hand_base": table.hand_base,
-                "reason": f"TABLE-LEVELS: level {self.clock.view(now)['level']} from this hand"}
-        return self._commit("setup", body, now, table.initial_events, None)
+        body = {"setup": table.setup_dict(), "hand_base": table.hand_base, "reason": "; ".join(reasons), **extra}
+        if redeal:
+            body["redealt"] = True
+        result = self._commit("setup", body, now, table.initial_events, None)
+        if self.floor is not None:
+            self.floor.note_setup(body, now)
+        return result
+
+    def reseat(self, started: dict[str, Any], seating: Any, now: int) -> dict[str, Any]:
+        """Deal the current hand, in which no card is out yet, again with the floor's seating."""
+        return self._relevel(started, None, now, seating, redeal=True)
+
+    def commit_entry(self, kind: str, body: dict[str, Any], now: int) -> dict[str, Any]:
+        """Journal an entry that causes no table event (the floor's orders), then publish."""
+        return self._commit(kind, body, now, [], None)
 
     def _commit(
         self, kind: str, body: dict[str, Any], now: int, tagged: list[tuple[dict[str, Any], int | None]], finished: int | None

@@ -100,12 +100,12 @@ def test_TABLE_REBUY_chips_join_between_hands_only() -> None:
 
 def test_seat_draw_is_random_even_and_repeatable() -> None:
     players = [f"P{i:02d}" for i in range(23)]
-    tables = ["t1", "t2", "t3"]
+    tables = ["t1", "t2", "t3", "t4"]  # three tables of nine seat them: the fourth stays empty
     a = draw_seats(players, tables, seats_per_table=9, seed=99)
     assert a == draw_seats(players, tables, seats_per_table=9, seed=99)
     assert a != draw_seats(players, tables, seats_per_table=9, seed=100)
     counts = sorted(sum(1 for s in a.values() if s.table == t) for t in tables)
-    assert counts == [7, 8, 8]
+    assert counts == [0, 7, 8, 8]
     assert len({(s.table, s.seat) for s in a.values()}) == 23
     assert all(1 <= s.seat <= 9 for s in a.values())
     buttons = draw_buttons(a, seed=99)

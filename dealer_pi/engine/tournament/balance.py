@@ -170,7 +170,10 @@ def _break(live: list[TableSeats]) -> Plan:
                    key=lambda sp: blind_distance(occ, victim.big_blind_seat, sp[0]))
     moves = []
     for seat, player in going:
-        dest = _shortest(others)
+        roomy = [t for t in others if worst_open_seats(t)]
+        if not roomy:
+            break  # seats still held by players on their way out: the rest move at the next plan
+        dest = _shortest(roomy)
         to_seat = worst_open_seats(dest)[0]
         moves.append(Move(player, victim.table, seat, dest.table, to_seat, "break"))
         others[others.index(dest)] = _with(dest, reserve=to_seat)

@@ -183,5 +183,6 @@ def reseat(hand: StartedHand, orders: Sequence[Order], away: Mapping[int, int], 
     for o in orders:
         if isinstance(o, ChipRace):
             _race(w, o)
-    return Reseating(dict(sorted(w.seats.items())), w.button, w.away, tuple(w.done), tuple(w.waiting), w.removed,
+    away = {s: t for s, t in w.away.items() if s in w.seats}  # a player knocked out is away no more
+    return Reseating(dict(sorted(w.seats.items())), w.button, away, tuple(w.done), tuple(w.waiting), w.removed,
                      tuple(w.notes))

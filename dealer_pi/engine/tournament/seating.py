@@ -1,14 +1,15 @@
 """Registration and the random seat draw (000 §51: initial seats are randomly assigned).
 
 The draw is seeded, so the floor can journal the seed and draw the same seats
-again after a restart. The players are spread over the tables the floor opened
-(never more than one apart, and no table with a lone player); within a table the players' seats are spread
+again after a restart. The players fill the fewest tables that seat them, the
+first ones the floor listed (never more than one player apart: a table more
+would have to be broken at once, TABLE-MOVE); within a table the players' seats are spread
 over the table's seats at random, and the button goes to a random player.
 
->>> seats = draw_seats(["Ana", "Ben", "Cy", "Dee", "Eve"], ["t1", "t2"], seats_per_table=9, seed=4)
+>>> seats = draw_seats(["Ana", "Ben", "Cy", "Dee", "Eve"], ["t1", "t2"], seats_per_table=3, seed=4)
 >>> sorted(s.table for s in seats.values())
 ['t1', 't1', 't1', 't2', 't2']
->>> seats == draw_seats(["Ana", "Ben", "Cy", "Dee", "Eve"], ["t1", "t2"], seats_per_table=9, seed=4)
+>>> seats == draw_seats(["Ana", "Ben", "Cy", "Dee", "Eve"], ["t1", "t2"], seats_per_table=3, seed=4)
 True
 """
 
@@ -53,8 +54,8 @@ def draw_seats(players: Sequence[str], tables: Sequence[str], seats_per_table: i
     rng = random.Random(seed)
     order = list(players)
     rng.shuffle(order)
-    # Every table the floor opened, as evenly as possible, but never one with a lone player.
-    used = min(len(tables), max(1, len(order) // 2)) if order else 0
+    # The fewest tables that seat everyone (a table more would be broken at once), evenly filled.
+    used = max(1, -(-len(order) // seats_per_table)) if order else 0
     out: dict[str, SeatAt] = {}
     for t in range(used):
         group = order[t::used]
