@@ -262,6 +262,9 @@ class Director:
         floor = entry.get("floor") or {}
         for rec in list(floor.get("done", ())) + list(floor.get("floor_done", ())):
             self._done(table, rec, now)
+        if floor.get("broken") and table not in self.breaking:
+            self.breaking.add(table)  # its last players left: nobody is sent there any more
+            self._reroute(table, now)
         if "hand_started" in seen:
             self._locate(table)
             if self.h4h["active"]:
@@ -271,7 +274,18 @@ class Director:
             self._locate(table)
             if self.t.auto_balance and self.drawn:
                 self._balance(now)
+            self._bubble(now)
         self._advance_round(now)
+
+    def _bubble(self, now: int) -> None:
+        """Hand-for-hand by itself near the bubble (000 §56), over once everyone left is paid."""
+        left = sum(1 for p in self.players.values() if p.busted is None)
+        at = self.t.hand_for_hand_at
+        if at and not self.h4h["active"] and self.payouts.places < left <= at:
+            self._cmd_hand_for_hand({"active": True}, now)
+        elif at and self.h4h["active"] and left <= self.payouts.places:
+            self._cmd_hand_for_hand({"active": False}, now)
+            self._note(now, f"the bubble has burst: {left} players left, all in the money")
 
     def _locate(self, table: str) -> None:
         for seat, row in self.room.table(table).seats.items():

@@ -80,6 +80,7 @@ class TournamentSection:
     payouts: list[float] = field(default_factory=lambda: [50.0, 30.0, 20.0])
     payout_unit: int = 1
     auto_balance: bool = True
+    hand_for_hand_at: int = 0  # hand-for-hand starts by itself with this many players left (0: the floor calls it)
     seed: int = 0  # 0: a random seed at the draw (journaled)
     players: list[str] = field(default_factory=list)
     levels: list[dict[str, Any]] = field(default_factory=list)
@@ -116,7 +117,7 @@ def check_tournament(t: TournamentSection, problems: list[tuple[str, str]]) -> N
     for key in ("starting_stack", "payout_unit"):
         if getattr(t, key) < 1:
             problems.append((f"tournament.{key}", "must be at least 1"))
-    for key in ("buy_in", "rebuy_price", "add_on_price", "buy_back_price", "rebuy_chips", "add_on_chips",
+    for key in ("hand_for_hand_at", "buy_in", "rebuy_price", "add_on_price", "buy_back_price", "rebuy_chips", "add_on_chips",
                 "rebuy_until_level", "add_on_level"):
         if getattr(t, key) < 0:
             problems.append((f"tournament.{key}", "must be 0 or more"))

@@ -287,6 +287,9 @@ class FloorService:
             for name in names:
                 view = self.room.table(name).to_json(now)
                 view["orders"] = self.director.open_orders(name)
+                view["in_play"] = name in self.director.drawn or not self.director.drawn
+                if not view["in_play"]:
+                    view["players"] = []  # a table left out of the draw holds nobody of the tournament
                 tables.append(view)
             alerts = [dict(a, table=t["table"]) for t in tables for a in t["alerts"]]
             return {"room": self.room_name, "broker": {"url": self.broker.url, "connected": self.connected},

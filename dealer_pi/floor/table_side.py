@@ -154,7 +154,7 @@ class TableFloor:
         if kind == "hand_for_hand":
             h = payload["hand_for_hand"]
             self.playing = list(h.get("playing", ()))
-            if (h["active"], h["round"]) == (self.h4h["active"], self.h4h["round"]):
+            if (h["active"], h["round"]) == (self.h4h["active"], self.h4h["round"]) or self.broken is not None:
                 self._refresh()
                 return None
             return {"hand_for_hand": {"active": h["active"], "round": h["round"]}}
@@ -165,12 +165,31 @@ class TableFloor:
             return {"deck_registered": True, "done": [{"id": pid, "kind": "deck_change"}] if pid else []}
         raise InputError("floor", f"unknown floor input {kind!r}")
 
-    def before_new_hand(self, runtime: Any, now: int) -> None:
-        """Refuse the next hand while hand-for-hand holds the table, or once the table is broken."""
+    def before_new_hand(self, runtime: Any, now: int) -> dict[str, Any] | None:
+        """Refuse the next hand while hand-for-hand holds the table, or once the table is broken.
+        When too few players are left to deal and the floor is sending more, they sit down first
+        and that setup deals the hand (its result is returned)."""
         if self.broken is not None:
             raise RuleViolation("TABLE-MOVE", "this table is broken: its players have moved to other tables")
         if self._break_if_empty(runtime, now):
             raise RuleViolation("TABLE-MOVE", "this table is broken: its players have moved to other tables")
+        self._hold_for_hand_for_hand()
+        return self._seat_first(runtime, now)
+
+    def _seat_first(self, runtime: Any, now: int) -> dict[str, Any] | None:
+        seats = {int(s): (row.get("name", ""), row["stack"]) for s, row in runtime.table.snapshot()["table"]["seats"].items()
+                 if row["stack"] > 0}
+        if len(seats) >= 2 or not self._pending():
+            return None
+        button = int(runtime.table.setup.button)
+        between = {"setup": {"button": button, "seats": [{"seat": s, "stack": st, "name": n} for s, (n, st) in seats.items()]}}
+        seating = self._seating(StartedHand(button, 0, seats), now)
+        if seating is None or len(reseat(StartedHand(button, 0, seats), self._pending(), self.away, now).seats) < 2:
+            return None
+        result: dict[str, Any] = runtime.reseat(between, seating, now, new_hand=True)
+        return result
+
+    def _hold_for_hand_for_hand(self) -> None:
         if not may_start(self.h4h["active"], self.h4h["round"], self.played_round):
             others = [t for t in self.playing if t != self.table_id]
             waiting = f"tables {', '.join(others)} are still playing" if others else "the floor opens the next round"

@@ -269,7 +269,9 @@ class Runtime:
                 obs = dataclasses.replace(obs, ts_ms=now)
             new_hand = isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND
             if new_hand and self.floor is not None:
-                self.floor.before_new_hand(self, now)  # TABLE-HAND-FOR-HAND may hold the table
+                seated = self.floor.before_new_hand(self, now)  # TABLE-HAND-FOR-HAND may hold the table
+                if seated is not None:
+                    return seated  # the floor's players seated first: that setup deals the new hand
             tagged = self.table.feed(obs)
             level = self._level_change(now)
             started = next((ev for ev, _ in tagged if ev.get("type") == "hand_started"), None)
@@ -305,7 +307,7 @@ class Runtime:
         raise ValueError(f"unknown work {work.kind!r}")
 
     def _relevel(self, started: dict[str, Any], level: dict[str, Any] | None, now: int, seating: Any = None,
-                 redeal: bool = False) -> dict[str, Any]:
+                 redeal: bool = False, fed: bool = True) -> dict[str, Any]:
         """TABLE-LEVELS: the hand the engine just started (its button moved on by the engine's own
         rules) is dealt at the new level's blinds and ante instead: the table is set up again from
         it, and that setup, not the "new hand", is what the journal keeps. ``seating`` (the
@@ -319,7 +321,8 @@ class Runtime:
             new, extra = seating(new)
             reasons.append(extra.pop("floor_reason"))
         try:
-            table = Table(new, hand_base=(self.table.hand or 1) - 1)
+            # ``fed``: the engine has counted the hand ``started`` already (a "new hand" fed, or a redeal).
+            table = Table(new, hand_base=(self.table.hand or 1) - 1 if fed else (self.table.hand or 0))
         except (InputError, RuleViolation):
             self._replay()  # the "new hand" was fed but not journaled: back to the journal's table
             raise
@@ -332,9 +335,11 @@ class Runtime:
             self.floor.note_setup(body, now)
         return result
 
-    def reseat(self, started: dict[str, Any], seating: Any, now: int) -> dict[str, Any]:
-        """Deal the current hand, in which no card is out yet, again with the floor's seating."""
-        return self._relevel(started, None, now, seating, redeal=True)
+    def reseat(self, started: dict[str, Any], seating: Any, now: int, *, new_hand: bool = False) -> dict[str, Any]:
+        """Deal the current hand, in which no card is out yet, again with the floor's seating; or, with
+        ``new_hand``, deal the next hand with it (``started`` then describes the table between hands)."""
+        level = self._level_change(now) if new_hand else None
+        return self._relevel(started, level, now, seating, redeal=not new_hand, fed=not new_hand)
 
     def commit_entry(self, kind: str, body: dict[str, Any], now: int) -> dict[str, Any]:
         """Journal an entry that causes no table event (the floor's orders), then publish."""

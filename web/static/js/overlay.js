@@ -105,6 +105,8 @@
     w.hidden = false;
   }
 
+  var levelTick = DP.levelTicker($("level"));  // TABLE-LEVELS: the level and its time left
+
   function render(snap) {
     var v = DP.view(snap);
     $("table-name").textContent = v.tableName || $("table-name").textContent;
@@ -119,6 +121,7 @@
       var d = Number(v.delay !== null ? v.delay : stage.dataset.delay) || 0;
       mode.textContent = d ? "DELAY " + DP.clockText(d) : "DELAYED";
     }
+    levelTick(v.clock);
     renderPlayers(v);
     renderCenter(v);
     renderWinner(v);
