@@ -231,9 +231,10 @@ def test_TABLE_CHIP_RACE_chips_go_round_from_the_winner() -> None:
 
 
 def test_TABLE_CHIP_RACE_seeded_draw_is_repeatable_and_checked() -> None:
-    stacks = {1: 1010, 2: 990, 3: 1005}
-    with pytest.raises(InputError):
-        chip_race(stacks, [1, 2, 3], remove=25, next_chip=100, seed=1)  # 1010 is not in 25s
+    with pytest.raises(InputError, match="multiple"):
+        chip_race({1: 1000, 2: 1000}, [1, 2], remove=25, next_chip=110, seed=1)
+    with pytest.raises(InputError, match="order"):
+        chip_race({1: 1000, 2: 1000}, [1], remove=25, next_chip=100, seed=1)
     stacks = {1: 1050, 2: 975, 3: 1075}
     a = chip_race(stacks, [2, 3, 1], remove=25, next_chip=100, seed=7)
     assert a == chip_race(stacks, [2, 3, 1], remove=25, next_chip=100, seed=7)

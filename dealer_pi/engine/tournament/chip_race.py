@@ -10,7 +10,8 @@ From the winner on, clockwise, each of those players gets one chip from the
 middle until it is empty (49d). Nobody is raced out: a player left with no
 chip gets one chip of the smallest value still in play (50).
 
-Stacks are values; the odd chips of a stack are its value modulo ``next_chip``.
+Stacks are values; the odd chips of a stack are its value modulo ``next_chip``
+(whatever small chips make it up, that is the part that cannot be traded).
 The cards are recorded (the dealer enters them) or drawn with a seeded draw.
 
 >>> r = chip_race({1: 1050, 3: 975, 5: 25, 7: 2000}, order=[3, 5, 7, 1], remove=25, next_chip=100, seed=11)
@@ -62,8 +63,8 @@ def _check(stacks: Mapping[int, int], order: Sequence[int], remove: int, next_ch
     if sorted(order) != sorted(stacks) or len(set(order)) != len(order):
         raise InputError("chip_race.order", "must list every seat once, from the small blind of the next hand")
     for seat, stack in stacks.items():
-        if stack < 0 or stack % remove:
-            raise InputError(f"chip_race.stacks.{seat}", f"{stack} is not a whole number of {remove} chips")
+        if stack < 0:
+            raise InputError(f"chip_race.stacks.{seat}", f"a stack is 0 or more, got {stack}")
 
 
 def _deal(n: int, cards: Sequence[Card] | None, seed: int | None) -> list[Card]:

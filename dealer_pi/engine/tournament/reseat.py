@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .balance import sits_out
+from ..errors import InputError
 from .chip_race import chip_race
 from .orders import ChipRace, MoveIn, MoveOut, Order, PenaltyOrder, Rebuy, SeatDraw
 
@@ -152,7 +153,11 @@ def _race(w: _Work, o: ChipRace) -> None:
     seats = sorted(w.seats)
     start = next((s for s in seats if s >= w.sb), seats[0]) if seats else 0
     order = seats[seats.index(start):] + seats[:seats.index(start)] if seats else []
-    result = chip_race({s: w.seats[s][1] for s in seats}, order, o.remove, o.next_chip, seed=o.seed)
+    try:
+        result = chip_race({s: w.seats[s][1] for s in seats}, order, o.remove, o.next_chip, seed=o.seed)
+    except InputError as exc:  # never a reason to hold the table: the floor hears why
+        w.done.append({"id": o.id, "kind": "chip_race", "refused": exc.message})
+        return
     for s, stack in result.stacks.items():
         w.seats[s] = (w.seats[s][0], stack)
     w.removed += result.removed - o.next_chip * len(result.rescued)
