@@ -46,6 +46,13 @@ class TableFloor:
 
     def __init__(self, room: str, table_id: str) -> None:
         self.room, self.table_id = room, table_id
+        self.link: dict[str, Any] = {"connected": False}
+        self._view: dict[str, Any] = {}
+        self._lock = threading.Lock()
+        self._reset()
+
+    def _reset(self) -> None:
+        """Everything the journal holds (the link's state is not in it)."""
         self.orders: dict[str, Order] = {}  # received, not carried out yet
         self.seen: set[str] = set()  # every order id ever received
         self.waiting: set[str] = set()  # kept for a later hand (a moved player sitting out)
@@ -57,9 +64,6 @@ class TableFloor:
         self.broken: dict[str, Any] | None = None
         self.recent: Deque[dict[str, Any]] = collections.deque(maxlen=8)
         self.notes: list[str] = []
-        self.link: dict[str, Any] = {"connected": False}
-        self._view: dict[str, Any] = {}
-        self._lock = threading.Lock()
         self._refresh()
 
     # ------------------------------------------------------------------ journal entries
@@ -116,7 +120,8 @@ class TableFloor:
                                     **({"refused": rec["refused"]} if "refused" in rec else {})})
 
     def replay(self, journal: Any) -> None:
-        """Rebuild from every entry of the journal (at start, before the link runs)."""
+        """Rebuild from every entry of the journal (at start, and after a failed write)."""
+        self._reset()
         for entry in journal.entries_after(0):
             if entry.kind == "floor":
                 self.note(entry.body, entry.ts_ms)
@@ -132,8 +137,8 @@ class TableFloor:
         body = self._body(payload)
         if body is None:
             return None
-        result: dict[str, Any] = runtime.commit_entry("floor", body, now)
-        self.note(body, now)
+        self.note(body, now)  # first, so that the state published with the entry shows it
+        result: dict[str, Any] = runtime.commit_entry("floor", body, now)  # a failed write replays the journal
         if body.get("orders") and not runtime.table.session.observations:
             self._reseat_now(runtime, now)  # no card dealt yet in this hand: it is still between hands
         elif body.get("orders") and not runtime.table.running:
@@ -252,8 +257,8 @@ class TableFloor:
         if len(r.seats) >= 2:
             return False
         body = {"done": list(r.done), "broken": {"players_left": len(r.seats)}}
-        runtime.commit_entry("floor", body, now)
         self.note(body, now)
+        runtime.commit_entry("floor", body, now)
         return True
 
     # ------------------------------------------------------------------ the tablet's view

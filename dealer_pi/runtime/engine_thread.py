@@ -98,8 +98,6 @@ class Runtime:
 
     def start(self) -> "Runtime":
         self._replay(at_start=True)
-        if self.floor is not None:
-            self.floor.replay(self.journal)
         self._mirror_alerts()
         self.publisher.start()
         self._running = True
@@ -330,10 +328,9 @@ class Runtime:
         body = {"setup": table.setup_dict(), "hand_base": table.hand_base, "reason": "; ".join(reasons), **extra}
         if redeal:
             body["redealt"] = True
-        result = self._commit("setup", body, now, table.initial_events, None)
         if self.floor is not None:
-            self.floor.note_setup(body, now)
-        return result
+            self.floor.note_setup(body, now)  # before: the state published with the entry shows it
+        return self._commit("setup", body, now, table.initial_events, None)
 
     def reseat(self, started: dict[str, Any], seating: Any, now: int, *, new_hand: bool = False) -> dict[str, Any]:
         """Deal the current hand, in which no card is out yet, again with the floor's seating; or, with
@@ -445,6 +442,8 @@ class Runtime:
             self.publisher.prime_public(public)
             for batch in held:
                 self.publisher.hold(batch)
+        if self.floor is not None:
+            self.floor.replay(j)  # the floor's orders and rounds are the journal's too
         for view in ("dealer", "live"):
             self.publisher.channels[view].publish([("state", self._last.last_event_id or None, self._state(view, self._last))])
 

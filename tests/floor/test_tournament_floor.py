@@ -265,7 +265,8 @@ def test_floor_api_roles_and_checked_commands(hall: Room) -> None:
         assert http("GET", url + "/api/tables", token="wrong")[0] == 401
         status, tables = http("GET", url + "/api/tables")
         assert status == 200 and {t["table"] for t in tables["tables"]} == {"t1", "t2"}
-        assert all(t["status"] == "online" for t in tables["tables"])
+        wait_for(lambda: all(t["status"] == "online" for t in http("GET", url + "/api/tables")[1]["tables"]),
+                 what="both tables online")
         status, board = http("GET", url + "/api/tournament", token=None)
         assert status == 200 and board["players_left"] == 10
         status, body = http("POST", url + "/api/tournament/penalty", {"player": "P01", "kind": "fine"})
