@@ -105,18 +105,24 @@ class JournalSection:
 
 
 @dataclass(frozen=True)
-class FloorSection:
-    """The card room's floor over MQTT (dealer_pi/floor); no broker: the table plays alone."""
+class BrokerSection:
+    """An MQTT broker and the card room on it (the table's [floor], the floor process's [floor])."""
 
     broker: str = ""  # mqtt://host:1883 or mqtts://host:8883
     room: str = ""
-    table_id: str = ""
     ca_file: str = ""  # mqtts: the broker's CA (empty: the system's)
-    cert_file: str = ""  # mqtts: this table's client certificate and key, when the broker asks for one
+    cert_file: str = ""  # mqtts: a client certificate and its key, when the broker asks for one
     key_file: str = ""
     username: str = ""
     password: str = ""
     keepalive_s: int = 30
+
+
+@dataclass(frozen=True)
+class FloorSection(BrokerSection):
+    """The card room's floor over MQTT (dealer_pi/floor); no broker: the table plays alone."""
+
+    table_id: str = ""
 
 
 @dataclass(frozen=True)

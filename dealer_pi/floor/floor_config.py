@@ -28,23 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dealer_pi.config import ConfigError, section_from_dict
+from dealer_pi.config import BrokerSection, ConfigError, section_from_dict
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.tournament.payout import PayoutStructure
 
 from .settings import Broker, broker_from, check_name
-
-
-@dataclass(frozen=True)
-class BrokerSection:
-    broker: str = "mqtt://127.0.0.1:1883"
-    room: str = "main"
-    ca_file: str = ""
-    cert_file: str = ""
-    key_file: str = ""
-    username: str = ""
-    password: str = ""
-    keepalive_s: int = 30
 
 
 @dataclass(frozen=True)

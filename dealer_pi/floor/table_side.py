@@ -179,7 +179,16 @@ class TableFloor:
         if self._break_if_empty(runtime, now):
             raise RuleViolation("TABLE-MOVE", "this table is broken: its players have moved to other tables")
         self._hold_for_hand_for_hand()
+        self._hold_for_break(runtime.clock_view())
         return self._seat_first(runtime, now)
+
+    @staticmethod
+    def _hold_for_break(clock: Mapping[str, Any]) -> None:
+        """TABLE-LEVELS: no hand is dealt during the tournament's break."""
+        current = clock.get("current") or {}
+        if clock.get("running") and current.get("break"):
+            left = int((clock.get("remaining_ms") or 0) / 1000)
+            raise RuleViolation("TABLE-LEVELS", f"the tournament is on a break: play resumes in {left // 60}:{left % 60:02d}")
 
     def _seat_first(self, runtime: Any, now: int) -> dict[str, Any] | None:
         seats = {int(s): (row.get("name", ""), row["stack"]) for s, row in runtime.table.snapshot()["table"]["seats"].items()

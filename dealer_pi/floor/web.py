@@ -8,13 +8,13 @@ tournament board and ``GET /api/tournament``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from dealer_pi.engine.errors import InputError, RuleViolation
+from dealer_pi.web.app import _error  # one error shape for every dealer-pi API
 from dealer_pi.web.auth import AuthError, Roles
 
 from .director import COMMANDS
@@ -28,12 +28,6 @@ class FloorRoles(Roles):
 
     def __init__(self, floor_token: str) -> None:
         self._tokens = [(floor_token, "floor")] if floor_token else []
-
-
-def _error(status: int, kind: str, message: str, **extra: Any) -> Response:
-    resp = jsonify({"error": {"kind": kind, "message": message, **{k: v for k, v in extra.items() if v is not None}}})
-    resp.status_code = status
-    return resp
 
 
 def create_floor_app(service: FloorService, floor_token: str, web_dir: Path | None = None) -> Flask:

@@ -91,6 +91,13 @@ def test_TABLE_LEVELS_the_floor_clock_sets_every_table_from_its_next_hand(hall: 
     assert deck and "limits changed" in deck["reason"]
     # The other table has the same clock; it changes its blinds at its own next hand.
     assert hall.t2.runtime.clock_view()["level"] == 2 and tuple(hall.t2.runtime.table.setup.blinds) == (25, 50)
+    # Level 3 is a break: no table deals a hand until play resumes.
+    hall.cmd(cmd="clock", action="next")
+    wait_for(lambda: hall.t1.runtime.clock_view()["level"] == 3, what="the break at t1")
+    hall.t1.hand()
+    with pytest.raises(RuleViolation, match="break") as err:
+        hall.t1.new_hand()
+    assert err.value.rule == "TABLE-LEVELS"
 
 
 def test_TABLE_MOVE_a_balancing_move_reaches_both_tablets_and_is_journalled_on_both(hall: Room) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .balance import sits_out
 from ..errors import InputError
@@ -165,29 +165,30 @@ def _race(w: _Work, o: ChipRace) -> None:
                        race=result.to_dict()))
 
 
+T = TypeVar("T")
+
+
+def _of(orders: Sequence[Order], kind: type[T]) -> list[T]:
+    return [o for o in orders if isinstance(o, kind)]
+
+
 def reseat(hand: StartedHand, orders: Sequence[Order], away: Mapping[int, int], now_ms: int) -> Reseating:
     """The seats to deal ``hand`` with, once ``orders`` (those not carried out yet) are applied."""
     w = _Work(hand, away, now_ms)
     # One kind after the other, whatever order they came in: a new seating first, then who leaves,
     # then chips bought, then who arrives, then the race on the stacks as they will play.
-    for o in orders:
-        if isinstance(o, SeatDraw):
-            _draw(w, o)
-    for o in orders:
-        if isinstance(o, PenaltyOrder):
-            _penalty(w, o)
-    for o in orders:
-        if isinstance(o, MoveOut):
-            _move_out(w, o)
-    for o in orders:
-        if isinstance(o, Rebuy):
-            _rebuy(w, o)
-    for o in orders:
-        if isinstance(o, MoveIn):
-            _move_in(w, o)
-    for o in orders:
-        if isinstance(o, ChipRace):
-            _race(w, o)
+    for draw in _of(orders, SeatDraw):
+        _draw(w, draw)
+    for penalty in _of(orders, PenaltyOrder):
+        _penalty(w, penalty)
+    for out in _of(orders, MoveOut):
+        _move_out(w, out)
+    for rebuy in _of(orders, Rebuy):
+        _rebuy(w, rebuy)
+    for arrival in _of(orders, MoveIn):
+        _move_in(w, arrival)
+    for race in _of(orders, ChipRace):
+        _race(w, race)
     away = {s: t for s, t in w.away.items() if s in w.seats}  # a player knocked out is away no more
     return Reseating(dict(sorted(w.seats.items())), w.button, away, tuple(w.done), tuple(w.waiting), w.removed,
                      tuple(w.notes))
