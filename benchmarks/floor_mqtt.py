@@ -76,15 +76,16 @@ def floor_proc(url: str, room: str, store: str, tables: list[str], pipe: Any) ->
             pipe.send("stopped")
             return
         with svc.lock:
-            lat = list(svc.stats.latency_ms)
+            lat, wire = list(svc.stats.latency_ms), list(svc.stats.wire_ms)
             if cmd == "reset":
                 svc.stats.latency_ms.clear()
+                svc.stats.wire_ms.clear()
             seqs = {t: svc.store.seqs(t) for t in svc.last} if cmd == "seqs" else {}
-            pipe.send({"latency": lat, "stats": svc.stats.to_json(), "seqs": seqs})
+            pipe.send({"latency": lat, "wire": wire, "stats": svc.stats.to_json(), "seqs": seqs})
 
 
-def tables_proc(url: str, room: str, n: int, pace: float, base: str, pipe: Any) -> None:
-    """``n`` real tables with simulated dealers, until told to stop; then reports each journal's last seq."""
+def tables_proc(url: str, room: str, names: list[str], pace: float, base: str, pipe: Any) -> None:
+    """Real tables with simulated dealers, until told to stop; then reports each journal's last seq."""
     import logging
 
     logging.basicConfig(level=logging.ERROR)
@@ -96,8 +97,8 @@ def tables_proc(url: str, room: str, n: int, pace: float, base: str, pipe: Any) 
 
     host, port, _ = parse_broker(url)
     tables = []
-    for i in range(n):
-        name = f"t{i + 1}"
+    for name in names:
+        i = int(name[1:])
         rt = Runtime(Path(base) / name / "journal.sqlite3", {"blinds": [25, 50], "button": 1,
                      "seats": {str(s): 5000 for s in range(1, 10)}}, stream_delay_s=30)
         rt.floor = TableFloor(room, name)
@@ -214,6 +215,32 @@ def pub_proc(url: str, n: int, rate: float, size: int, pipe: Any) -> None:
 # ---------------------------------------------------------------------------------------------- phases
 
 
+class Tables:
+    """The tables spread over ``procs`` processes (one Python process is one core, like... no Pi is)."""
+
+    def __init__(self, url: str, n: int, pace: float, base: str, procs: int) -> None:
+        names = [f"t{i + 1}" for i in range(n)]
+        self.procs = [Proc(tables_proc, url, "bench", names[k::procs], pace, base) for k in range(min(procs, n))]
+        for p in self.procs:
+            p.recv()
+
+    def count(self) -> int:
+        return sum(p.ask("count") for p in self.procs)
+
+    def stop(self) -> dict[str, Any]:
+        for p in self.procs:
+            p.parent.send("stop")
+        out: dict[str, Any] = {}
+        for p in self.procs:
+            out.update(p.recv(180))
+            p.recv(60)
+        return out
+
+    @property
+    def pids(self) -> list[int | None]:
+        return [p.pid for p in self.procs]
+
+
 class Proc:
     def __init__(self, target: Any, *args: Any) -> None:
         ctx = mp.get_context("spawn")
@@ -235,13 +262,17 @@ class Proc:
         return self.proc.pid
 
 
-def measure(procs: dict[str, int | None], seconds: float) -> dict[str, float]:
-    before = {k: cpu_s(p) for k, p in procs.items()}
+def measure(procs: dict[str, Any], seconds: float) -> dict[str, float]:
+    """Each group's CPU over ``seconds``, in % of one core (a group is a pid or a list of pids)."""
+    def used(p: Any) -> float:
+        return sum(cpu_s(x) for x in p) if isinstance(p, list) else cpu_s(p)
+
+    before = {k: used(p) for k, p in procs.items()}
     time.sleep(seconds)
-    return {k: 100 * (cpu_s(p) - before[k]) / seconds for k, p in procs.items()}
+    return {k: 100 * (used(p) - before[k]) / seconds for k, p in procs.items()}
 
 
-def floor_phase(tmp: Path, n: int, pace: float, warmup: float, seconds: float) -> dict[str, Any]:
+def floor_phase(tmp: Path, n: int, pace: float, warmup: float, seconds: float, procs: int) -> dict[str, Any]:
     from dealer_pi.floor.broker import LocalBroker
 
     shm = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp
@@ -249,20 +280,18 @@ def floor_phase(tmp: Path, n: int, pace: float, warmup: float, seconds: float) -
     broker = LocalBroker(tmp / f"broker-{pace}").start()
     names = [f"t{i + 1}" for i in range(n)]
     floor = Proc(floor_proc, broker.url, "bench", str(tmp / f"floor-{pace}.sqlite3"), names)
-    tables = Proc(tables_proc, broker.url, "bench", n, pace, jdir)
-    tables.recv()
+    tables = Tables(broker.url, n, pace, jdir, procs)
     time.sleep(warmup)
     floor.ask("reset")
-    c0 = tables.ask("count")
-    cpu = measure({"broker": broker.pid, "floor": floor.pid, "tables": tables.pid}, seconds)
-    c1 = tables.ask("count")
-    size = tables.ask("sizes")
-    lat = floor.ask("report")["latency"]
-    tables.ask("stop")
-    tables.recv()
+    c0 = tables.count()
+    cpu = measure({"broker": broker.pid, "floor": floor.pid, "tables": tables.pids}, seconds)
+    c1 = tables.count()
+    size = tables.procs[0].ask("sizes")
+    report = floor.ask("report")
+    tables.stop()
     floor.ask("stop")
     broker.stop()
-    return {"latency": lat, "cpu": cpu, "rate": (c1 - c0) / seconds, "size": size}
+    return {"latency": report["latency"], "wire": report["wire"], "cpu": cpu, "rate": (c1 - c0) / seconds, "size": size}
 
 
 def bare_phase(tmp: Path, n: int, rate: float, size: float, warmup: float, seconds: float) -> dict[str, Any]:
@@ -284,7 +313,7 @@ def bare_phase(tmp: Path, n: int, rate: float, size: float, warmup: float, secon
     return {"latency": lat, "cpu": cpu, "rate": rate}
 
 
-def outage(tmp: Path, n: int, pace: float, before: float, down: float, after: float) -> dict[str, Any]:
+def outage(tmp: Path, n: int, pace: float, before: float, down: float, after: float, procs: int) -> dict[str, Any]:
     from dealer_pi.floor.broker import LocalBroker
 
     shm = Path("/dev/shm") if Path("/dev/shm").is_dir() else tmp
@@ -292,8 +321,7 @@ def outage(tmp: Path, n: int, pace: float, before: float, down: float, after: fl
     broker = LocalBroker(tmp / "broker-outage").start()
     names = [f"t{i + 1}" for i in range(n)]
     floor = Proc(floor_proc, broker.url, "bench", str(tmp / "floor-outage.sqlite3"), names)
-    tables = Proc(tables_proc, broker.url, "bench", n, pace, jdir)
-    tables.recv()
+    tables = Tables(broker.url, n, pace, jdir, procs)
     time.sleep(before)
     broker.stop()
     t0 = time.monotonic()
@@ -301,9 +329,7 @@ def outage(tmp: Path, n: int, pace: float, before: float, down: float, after: fl
     broker.start()
     back = time.monotonic() - t0
     time.sleep(after)
-    tables.parent.send("stop")
-    journals = tables.recv(180)
-    tables.recv(60)
+    journals = tables.stop()
     time.sleep(2)
     report = floor.ask("seqs")
     floor.ask("stop")
@@ -341,14 +367,58 @@ def bare_outage(tmp: Path, n: int, rate: float, before: float, down: float, afte
     return {"entries": total, "lost": lost, "duplicated": dup}
 
 
+def blast_proc(url: str, clients: int, seconds: float, size: int, pipe: Any) -> None:
+    """Publishers as fast as the broker takes QoS 1 messages (paho keeps 20 in flight each)."""
+    import paho.mqtt.client as mqtt
+
+    from dealer_pi.floor.settings import parse_broker
+
+    host, port, _ = parse_broker(url)
+    done = [0] * clients
+
+    def run(i: int) -> None:
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"blast-{i}")
+        c.connect(host, port)
+        c.loop_start()
+        end, pad = time.monotonic() + seconds, b"x" * size
+        while time.monotonic() < end:
+            c.publish(f"bench/b{i}/events", f"0 {time.time() * 1000:.3f} ".encode() + pad, qos=1).wait_for_publish(5)
+            done[i] += 1
+        c.loop_stop()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    pipe.send(sum(done))
+
+
+def capacity(tmp: Path, seconds: float) -> dict[str, Any]:
+    """One broker's ceiling here: QoS 1 messages of 300 bytes, 8 publishers, one subscriber."""
+    from dealer_pi.floor.broker import LocalBroker
+
+    broker = LocalBroker(tmp / "broker-capacity").start()
+    sub = Proc(sub_proc, broker.url, "bench/+/events")
+    time.sleep(1)
+    before = cpu_s(broker.pid)
+    blast = Proc(blast_proc, broker.url, 8, seconds, 300)
+    sent = blast.recv(seconds + 60)
+    broker_cpu = cpu_s(broker.pid) - before
+    time.sleep(1)
+    got = len(sub.ask("stop")["latency"])
+    broker.stop()
+    return {"sent": sent, "received": got, "rate": got / seconds, "broker_cpu_s": broker_cpu}
+
+
 # ---------------------------------------------------------------------------------------------- report
 
 
-def line(name: str, r: dict[str, Any]) -> str:
-    lat = r["latency"]
+def line(name: str, r: dict[str, Any], key: str = "latency") -> str:
+    lat = r[key]
     c = r["cpu"]
-    return (f"  {name:<28} {r['rate']:7.0f} msg/s   p50 {pct(lat, .5):6.1f} ms   p99 {pct(lat, .99):7.1f} ms   "
-            f"CPU broker {c['broker']:5.1f} %  floor {c['floor']:5.1f} %  tables {c['tables']:5.1f} %   (n={len(lat)})")
+    return (f"  {name:<34} {r['rate']:6.0f} msg/s  p50 {pct(lat, .5):6.1f} ms  p99 {pct(lat, .99):7.1f} ms  "
+            f"CPU broker {c['broker']:5.1f} %  floor {c['floor']:5.1f} %  tables {c['tables']:5.1f} %  (n={len(lat)})")
 
 
 def main() -> int:
@@ -360,25 +430,37 @@ def main() -> int:
     ap.add_argument("--outage-s", type=float, default=30)
     ap.add_argument("--outage-pace", type=float, default=3)
     ap.add_argument("--skip-outage", action="store_true")
+    ap.add_argument("--procs", type=int, default=2, help="processes the tables are spread over (default 2)")
+    ap.add_argument("--capacity-s", type=float, default=15, help="seconds of the broker's ceiling probe (0: skip)")
     args = ap.parse_args()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="floor-bench-") as d:
         tmp = Path(d)
         print(f"floor over MQTT: {args.tables} tables, one Mosquitto, {args.seconds:g} s measured per phase "
               f"(after {args.warmup:g} s warm-up), {os.cpu_count()} CPUs")
+        load = os.getloadavg()[0]
+        print(f"  load average at start: {load:.1f} (the machine is shared)")
         for pace in [float(p) for p in args.paces.split(",")]:
-            real = floor_phase(tmp, args.tables, pace, args.warmup, args.seconds)
+            real = floor_phase(tmp, args.tables, pace, args.warmup, args.seconds, args.procs)
             bare = bare_phase(tmp, args.tables, real["rate"], real["size"], args.warmup, args.seconds)
-            print(f"pace {pace:g}x (messages of about {real['size']:.0f} bytes):")
-            print(line("dealer-pi tables -> floor", real))
-            print(line("bare paho pub -> sub", bare))
+            print(f"pace {pace:g}x (messages of about {real['size']:.0f} bytes; the tables in {args.procs} processes):")
+            print(line("dealer-pi journal -> floor shows it", real))
+            print(line("dealer-pi link publish -> floor", real, "wire"))
+            print(line("bare paho publish -> subscriber", bare))
             ratio50 = pct(real["latency"], .5) / max(pct(bare["latency"], .5), 1e-9)
             ratio99 = pct(real["latency"], .99) / max(pct(bare["latency"], .99), 1e-9)
             print(f"  ratio dealer-pi / bare: p50 {ratio50:.1f}x, p99 {ratio99:.1f}x, "
                   f"broker CPU {real['cpu']['broker'] / max(bare['cpu']['broker'], 0.1):.1f}x, "
                   f"floor vs subscriber CPU {real['cpu']['floor'] / max(bare['cpu']['floor'], 0.1):.1f}x")
+        if args.capacity_s:
+            cap = capacity(tmp, args.capacity_s)
+            per = 1e6 * cap["broker_cpu_s"] / max(cap["received"], 1)
+            print(f"one broker pushed hard: {cap['rate']:.0f} QoS 1 messages/s of 300 bytes delivered (8 publishers "
+                  f"waiting for each PUBACK, 1 subscriber), broker {100 * cap['broker_cpu_s'] / args.capacity_s:.0f} % "
+                  f"of a core: {per:.0f} us of broker CPU per message in and out, about {1e6 / max(per, 1):.0f} "
+                  "messages/s per broker core")
         if not args.skip_outage:
-            o = outage(tmp, args.tables, args.outage_pace, 15, args.outage_s, 20)
+            o = outage(tmp, args.tables, args.outage_pace, 15, args.outage_s, 20, args.procs)
             rate = o["entries"] / (35 + args.outage_s)
             b = bare_outage(tmp, args.tables, rate, 15, args.outage_s, 20)
             s = o["stats"]

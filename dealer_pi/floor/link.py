@@ -248,6 +248,7 @@ class TableLink:
                 floor = _floor_part(entry.kind, entry.body)
                 if floor:
                     msg["floor"] = floor
+                msg["sent_ms"] = self.runtime.now_ms()
                 self.client.publish(self.topic["events"], encode(msg), qos=M.QOS)
             with self._lock:
                 if self.sent == start:  # not rewound meanwhile by a reconnect or a resend

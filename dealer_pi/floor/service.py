@@ -50,16 +50,20 @@ class Stats:
     def __init__(self) -> None:
         self.received = self.taken = self.duplicates = self.gaps = self.refused = self.resends = 0
         self.latency_ms: Deque[int] = collections.deque(maxlen=200_000)
+        self.wire_ms: Deque[int] = collections.deque(maxlen=200_000)  # from the link's publish (the broker's part)
 
     def to_json(self) -> dict[str, Any]:
-        lat = sorted(self.latency_ms)
+        def summary(values: Deque[int]) -> dict[str, Any]:
+            lat = sorted(values)
 
-        def q(p: float) -> float | None:
-            return lat[min(len(lat) - 1, int(p * len(lat)))] if lat else None
+            def q(p: float) -> float | None:
+                return lat[min(len(lat) - 1, int(p * len(lat)))] if lat else None
+
+            return {"n": len(lat), "p50": q(0.5), "p99": q(0.99), "max": lat[-1] if lat else None}
 
         return {"received": self.received, "taken": self.taken, "duplicates": self.duplicates, "gaps": self.gaps,
-                "refused": self.refused, "resends": self.resends,
-                "latency_ms": {"n": len(lat), "p50": q(0.5), "p99": q(0.99), "max": lat[-1] if lat else None}}
+                "refused": self.refused, "resends": self.resends, "latency_ms": summary(self.latency_ms),
+                "from_publish_ms": summary(self.wire_ms)}
 
 
 class FloorService:
@@ -210,12 +214,15 @@ class FloorService:
         self.last[table] = (epoch, entry["seq"])
         rows.append((table, epoch, entry["seq"], entry["ts_ms"], now, entry["kind"], json.dumps(entry, separators=(",", ":"))))
         self.stats.taken += 1
-        self.stats.latency_ms.append(now - entry["ts_ms"])
         touched.add(table)
         try:
             self.director.on_entry(table, entry, self.room.apply(table, entry), now)
         except Exception:  # the entry is kept whatever the director made of it
             log.exception("floor: the director failed on %s seq %d", table, entry["seq"])
+        shown = self.now_ms()  # the floor's page and API show it from now on
+        self.stats.latency_ms.append(shown - entry["ts_ms"])
+        if isinstance(data.get("sent_ms"), int):
+            self.stats.wire_ms.append(shown - data["sent_ms"])
 
     def _flush(self, rows: list[Row], touched: set[str]) -> None:
         self.store.add_entries(rows)
