@@ -36,7 +36,9 @@ def free_port() -> int:
 class LocalBroker:
     """``start()`` it, use :attr:`url`, ``stop()`` / ``start()`` again on the same port."""
 
-    def __init__(self, workdir: Path, port: int = 0) -> None:
+    def __init__(self, workdir: Path, port: int = 0, tls: tuple[Path, Path, Path] | None = None) -> None:
+        """``tls``: (CA, certificate, key) files for an mqtts:// listener."""
+        self.tls = tls
         self.dir = Path(workdir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
@@ -46,24 +48,25 @@ class LocalBroker:
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     @property
     def pid(self) -> int | None:
         return self.proc.pid if self.proc is not None and self.proc.poll() is None else None
 
     def _write_conf(self) -> None:
-        self.conf.write_text(
-            f"listener {self.port} 127.0.0.1\n"
-            "allow_anonymous true\n"
-            "persistence true\n"
-            f"persistence_location {self.dir}/\n"
+        lines = [f"listener {self.port} 127.0.0.1"]
+        if self.tls:
+            lines += [f"{k} {v}" for k, v in zip(("cafile", "certfile", "keyfile"), self.tls)]
+        if os.geteuid() == 0:
+            lines.append("user root")  # else it switches to its own account and cannot read its files here
+        lines += [
+            "allow_anonymous true", "persistence true", f"persistence_location {self.dir}/",
             # A floor catching up after an outage gets a burst: queue it rather than drop it.
-            "max_queued_messages 1000000\n"
-            "max_inflight_messages 100\n"
-            f"log_dest file {self.log}\n"
-            "log_type error\nlog_type warning\nlog_type notice\n"
-        )
+            "max_queued_messages 1000000", "max_inflight_messages 100",
+            f"log_dest file {self.log}", "log_type error", "log_type warning", "log_type notice",
+        ]
+        self.conf.write_text("\n".join(lines) + "\n")
 
     def start(self, timeout: float = 10.0) -> LocalBroker:
         if self.pid is not None:

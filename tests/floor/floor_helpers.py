@@ -46,14 +46,15 @@ class Table:
     """A table's runtime with its floor link; ``hand()`` plays one hand, ``new_hand()`` starts the next."""
 
     def __init__(self, tmp: Path, url: str, room: str, name: str, setup: dict[str, Any] | None = None,
-                 delay_s: float = 300, now_ms: Callable[[], int] | None = None) -> None:
+                 delay_s: float = 300, now_ms: Callable[[], int] | None = None, broker: Broker | None = None) -> None:
         setup = setup or {"blinds": [25, 50], "seats": {str(s): 5000 for s in range(1, 7)}, "button": 1}
         kw = {"now_ms": now_ms} if now_ms else {}
         self.name = name
         self.runtime = Runtime(tmp / name / "journal.sqlite3", setup, stream_delay_s=delay_s, **kw)
         self.runtime.floor = TableFloor(room, name)
         self.runtime.start()
-        self.link = TableLink(self.runtime, TableLinkSettings(broker_of(url), room, name), self.runtime.floor).start()
+        settings = TableLinkSettings(broker or broker_of(url), room, name)
+        self.link = TableLink(self.runtime, settings, self.runtime.floor).start()
         self._sim: Any = None
         self._of: Any = None
         self._pending: Observation | None = None

@@ -155,3 +155,41 @@ def test_last_will_marks_a_dead_table_offline(tmp_path: Path, broker: LocalBroke
         if proc.poll() is None:
             proc.kill()
         spy.close()
+
+
+def _certificates(d: Path) -> tuple[Path, Path, Path]:
+    """A CA and a server certificate for 127.0.0.1 signed by it (openssl)."""
+    def run(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=d, check=True, capture_output=True)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2",
+        "-subj", "/CN=dealer-pi test room CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
+    (d / "ext.cnf").write_text("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+        "server.crt", "-days", "2", "-extfile", "ext.cnf")
+    return d / "ca.crt", d / "server.crt", d / "server.key"
+
+
+def test_mqtts_broker_with_the_rooms_ca(tmp_path: Path, room: str) -> None:
+    from dataclasses import replace
+
+    from floor_helpers import broker_of
+
+    certs = tmp_path / "certs"
+    certs.mkdir()
+    ca, cert, key = _certificates(certs)
+    tls = LocalBroker(tmp_path / "tls-broker", tls=(ca, cert, key)).start()
+    good = replace(broker_of(tls.url), tls=True, ca_file=str(ca))
+    t = Table(tmp_path, tls.url, room, "t1", broker=good)
+    stranger = Table(tmp_path, tls.url, room, "t2", broker=replace(good, ca_file=str(cert)))  # not the room's CA
+    try:
+        t.hand()
+        wait_for(lambda: t.link.connected and t.link.sent == t.runtime.journal.last_seq(), what="published over TLS")
+        assert not stranger.link.connected  # the certificate check refuses the broker; the table plays on
+        stranger.hand()
+        assert stranger.runtime.table.hand == 1
+    finally:
+        t.close()
+        stranger.close()
+        tls.stop()
