@@ -253,9 +253,13 @@ def test_TABLE_DECK_CHANGE_the_dealer_registers_the_new_deck(hall: Room) -> None
 
 def test_TABLE_PAYOUT_the_floor_refuses_seed_002_and_pays_by_place(tmp_path: Path, hall: Room) -> None:
     with pytest.raises(ConfigError) as err:
-        floor_config_from_dict({"tournament": {"payouts": [60, 30, 20]}}, tmp_path)
+        floor_config_from_dict({"floor": {"broker": "mqtt://127.0.0.1", "room": "main"},
+                                "tournament": {"payouts": [60, 30, 20]}}, tmp_path)
     ((key, message),) = err.value.problems
     assert key == "tournament.payouts" and "110 %" in message and "TABLE-PAYOUT" in message
+    with pytest.raises(ConfigError) as err:
+        floor_config_from_dict({}, tmp_path)  # the floor needs its broker and room
+    assert {k for k, _ in err.value.problems} == {"floor.broker", "floor.room"}
     view = hall.svc.tournament_view()
     assert view["prize_pool"] == 1000 and [p["amount"] for p in view["payouts"]] == [500, 300, 200]
     assert view["entrants"] == 10 and view["players_left"] == 10 and view["average_stack"] == 100_000
