@@ -106,6 +106,27 @@ class JournalSection:
 
 
 @dataclass(frozen=True)
+class BrokerSection:
+    """An MQTT broker and the card room on it (the table's [floor], the floor process's [floor])."""
+
+    broker: str = ""  # mqtt://host:1883 or mqtts://host:8883
+    room: str = ""
+    ca_file: str = ""  # mqtts: the broker's CA (empty: the system's)
+    cert_file: str = ""  # mqtts: a client certificate and its key, when the broker asks for one
+    key_file: str = ""
+    username: str = ""
+    password: str = ""
+    keepalive_s: int = 30
+
+
+@dataclass(frozen=True)
+class FloorSection(BrokerSection):
+    """The card room's floor over MQTT (dealer_pi/floor); no broker: the table plays alone."""
+
+    table_id: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableSection = field(default_factory=TableSection)
     shoe: ShoeSection = field(default_factory=ShoeSection)
@@ -113,6 +134,7 @@ class Config:
     camera: CameraSection = field(default_factory=CameraSection)
     web: WebSection = field(default_factory=WebSection)
     journal: JournalSection = field(default_factory=JournalSection)
+    floor: FloorSection = field(default_factory=FloorSection)
 
 
 T = TypeVar("T")

@@ -32,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         problems = exc.problems
     else:
-        problems = check_hardware(config, Path(path).resolve().parent)
+        from dealer_pi.floor.settings import check_floor
+
+        base = Path(path).resolve().parent
+        problems = check_hardware(config, base) + check_floor(config, base)
     if problems:
         for key, message in problems:
             print(f"{path}: {key}: {message}", file=sys.stderr)

@@ -200,6 +200,9 @@ class TableSession:
             {s: st for s, st in setup.seats.items() if st > 0}, sb, bb, button=setup.button, ante=setup.ante,
             structure=setup.structure, profile=self._profile, names=setup.names,
         )
+        for seat in setup.away:  # TABLE-AWAY: a floor's order (a penalty's minutes away)
+            if table.seat(seat) is not None:
+                table = tables.set_away(table, seat, True)
         self._s, events = self._dealt(table, 1, 1, redeal=False, checkpoints=[], at=0)
         self._events.extend(events)
 

@@ -15,7 +15,7 @@ from .observations import MAX_SEATS
 from .profiles import RuleProfile, profile_from_mapping
 from .setup import Structure
 
-SETUP_FIELDS = ("profile", "overrides", "structure", "blinds", "ante", "seats", "names", "button")
+SETUP_FIELDS = ("profile", "overrides", "structure", "blinds", "ante", "seats", "names", "button", "away")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,7 @@ class TableSetup:
     profile: str = "standard"
     overrides: Mapping[str, Any] = field(default_factory=dict)
     names: Mapping[int, str] = field(default_factory=dict)
+    away: tuple[int, ...] = ()  # seats whose player is away (TABLE-AWAY; a penalty's minutes away)
 
     def rule_profile(self) -> RuleProfile:
         """The profile with its overrides applied (each option checked)."""
@@ -90,9 +91,13 @@ class TableSetup:
         button = data.get("button")
         if isinstance(button, bool) or not isinstance(button, int) or not 1 <= button <= MAX_SEATS:
             raise InputError(w("button"), f"must be a seat number 1..{MAX_SEATS}, got {button!r}")
+        away = data.get("away", [])
+        if not isinstance(away, list) or any(s not in seats for s in away):
+            raise InputError(w("away"), "must be a list of seat numbers that are in seats")
         setup = TableSetup(
             seats=seats, button=button, blinds=(blinds[0], blinds[1]), ante=ante,
             structure=Structure(structure), profile=profile, overrides=dict(overrides), names=names,
+            away=tuple(sorted(set(away))),
         )
         setup.check(where)
         return setup
@@ -126,7 +131,7 @@ class TableSetup:
             "blinds": list(self.blinds), "ante": self.ante,
             "seats": {str(k): v for k, v in sorted(self.seats.items())},
             "names": {str(k): v for k, v in sorted(self.names.items())}, "button": self.button,
-        }
+        } | ({"away": list(self.away)} if self.away else {})
 
 
 def _is_count(v: object) -> bool:

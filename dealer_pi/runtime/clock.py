@@ -23,7 +23,8 @@ from typing import Any, Mapping
 
 from dealer_pi.engine.errors import InputError
 
-ACTIONS = ("set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop")
+ACTIONS = ("set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop",
+           "sync")
 DEFAULT_SHOT_S = 30  # 002 §13: 30 seconds once the clock is called
 
 
@@ -70,6 +71,7 @@ def check_command(data: object, where: str = "body") -> dict[str, Any]:
         "set_levels": {"levels"},
         "set_level": {"level"},
         "shot_clock": {"seat", "seconds"},
+        "sync": {"levels", "level", "running", "remaining_ms"},
     }.get(action, set())
     unknown = set(data) - allowed
     if unknown:
@@ -86,11 +88,30 @@ def check_command(data: object, where: str = "body") -> dict[str, Any]:
         if "level" not in data:
             raise InputError(f"{where}.level", "is required")
         out["level"] = _whole(data["level"], f"{where}.level", 1, 200)
+    elif action == "sync":
+        out.update(_check_sync(data, where))
     elif action == "shot_clock":
         if data.get("seat") is not None:
             out["seat"] = _whole(data["seat"], f"{where}.seat", 1, 10)
         out["seconds"] = _whole(data.get("seconds", DEFAULT_SHOT_S), f"{where}.seconds", 1, 600)
     return out
+
+
+def _check_sync(data: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The floor's clock (TABLE-LEVELS: one clock for the room): levels, level (1-based, 0 with
+    none), running and the time left in the level."""
+    levels = data.get("levels")
+    if not isinstance(levels, list) or len(levels) > 200:
+        raise InputError(f"{where}.levels", "must be a list of at most 200 levels")
+    checked = [check_level(lv, f"{where}.levels[{i}]") for i, lv in enumerate(levels)]
+    level = _whole(data.get("level"), f"{where}.level", 1 if checked else 0, len(checked))
+    running = data.get("running")
+    if not isinstance(running, bool):
+        raise InputError(f"{where}.running", "must be true or false")
+    left = data.get("remaining_ms")
+    if checked:
+        left = _whole(left, f"{where}.remaining_ms", 0, int(checked[level - 1]["minutes"] * 60_000))
+    return {"levels": checked, "level": level, "running": running and bool(checked), "remaining_ms": left}
 
 
 @dataclass
@@ -143,6 +164,12 @@ class TableClock:
             self.shot = {"seat": cmd.get("seat"), "seconds": cmd["seconds"], "ends_at_ms": now_ms + cmd["seconds"] * 1000}
         elif action == "shot_clock_stop":
             self.shot = None
+        elif action == "sync":
+            self.levels = [dict(lv) for lv in cmd["levels"]]
+            self.index = max(0, cmd["level"] - 1)
+            self.running = cmd["running"]
+            self.spent_ms = self._length(self.index) - cmd["remaining_ms"] if self.levels else 0
+            self.since_ms = now_ms
 
     def current_level(self, now_ms: int) -> dict[str, Any] | None:
         return dict(self.levels[self._position(now_ms)[0]]) if self.levels else None

@@ -84,6 +84,7 @@ class Runtime:
     on_alerts: Callable[[list[dict[str, Any]]], None] | None = None  # the alert light/buzzer: open alerts
     secure_delay: bool = False  # web.secure_delay: no view sees a hole card or an equity before the delay
     proposed_setup: Mapping[str, Any] | None = None
+    floor: Any = None  # the card room's floor (dealer_pi.floor.table_side.TableFloor); None: the table plays alone
 
     def __post_init__(self) -> None:
         self.queue: queue.Queue[_Work] = queue.Queue(maxsize=self.queue_size)
@@ -245,6 +246,7 @@ class Runtime:
             "setup": batch.setup,
             "broadcast": broadcast_view(batch.extras, view, self.desk),
             "awaiting_setup": False,
+            "floor": self.floor.view() if self.floor is not None and view != "public" else None,
         }
 
     def _render(self, view: str, batch: Batch) -> list[tuple[str, int | None, dict[str, Any]]]:
@@ -312,10 +314,16 @@ class Runtime:
             obs: Observation = work.payload
             if obs.ts_ms == 0:
                 obs = dataclasses.replace(obs, ts_ms=now)
-            table = self.table
-            if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND and not table.running:
+            new_hand = isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND
+            if new_hand and self.floor is not None:
+                seated = self.floor.before_new_hand(self, now)  # TABLE-HAND-FOR-HAND may hold the table
+                if seated is not None:
+                    return seated  # the floor's players seated first: that setup deals the new hand
+            if new_hand and not self.table.running:
                 self._new_level(now)
-            return self._observe(obs, now)
+            if not new_hand or self.floor is None:
+                return self._observe(obs, now)
+            return self._new_hand_with_floor(obs, now)
         if work.kind == "setup":
             return self._set_up(work.payload, now)
         if work.kind == "clock":
@@ -327,6 +335,8 @@ class Runtime:
                 self._publish_waiting()
             self.publisher.refresh(work.payload or VIEWS, live=self._last)
             return None
+        if work.kind == "floor" and self.floor is not None:
+            return self.floor.apply(self, work.payload, now)
         raise ValueError(f"unknown work {work.kind!r}")
 
     def _observe(self, obs: Observation, now: int) -> dict[str, Any]:
@@ -361,6 +371,58 @@ class Runtime:
         body = {"setup": table.setup_dict(), "hand_base": table.hand_base}
         self._table = table
         return self._commit("setup", body, now, table.initial_events, None)
+
+    def _new_hand_with_floor(self, obs: Observation, now: int) -> dict[str, Any]:
+        """A new hand at a table on the floor: the floor's orders (moves, rebuys, penalties,
+        TABLE-MOVE) change who is dealt in with what, as a setup that deals this hand."""
+        table = self.table
+        tagged = table.feed(obs)
+        started = next((ev for ev, _ in tagged if ev.get("type") == "hand_started"), None)
+        seating = self.floor.between_hands(self, started, now) if started is not None else None
+        if seating is not None and started is not None:
+            return self._relevel(started, None, now, seating)
+        result = self._commit("observation", observation_to_dict(obs), now, tagged, table.finished, table.finished_how)
+        self.accepted += 1
+        self.floor.hand_started()
+        return result
+
+    def _relevel(self, started: dict[str, Any], level: dict[str, Any] | None, now: int, seating: Any = None,
+                 redeal: bool = False, fed: bool = True) -> dict[str, Any]:
+        """TABLE-LEVELS: the hand the engine just started (its button moved on by the engine's own
+        rules) is dealt at the new level's blinds and ante instead: the table is set up again from
+        it, and that setup, not the "new hand", is what the journal keeps. ``seating`` (the
+        floor's orders: moves, rebuys, penalties) changes who is dealt in with what."""
+        setup = self.table.setup
+        blinds = (level["small_blind"], level["big_blind"]) if level else setup.blinds
+        new = self.table.releveled(started, blinds, level["ante"] if level else setup.ante)
+        reasons = [f"TABLE-LEVELS: level {self.clock.view(now)['level']} from this hand"] if level else []
+        extra: dict[str, Any] = {}
+        if seating is not None:
+            new, extra = seating(new)
+            reasons.append(extra.pop("floor_reason"))
+        try:
+            # ``fed``: the engine has counted the hand ``started`` already (a "new hand" fed, or a redeal).
+            table = Table(new, hand_base=(self.table.hand or 1) - 1 if fed else (self.table.hand or 0))
+        except (InputError, RuleViolation):
+            self._replay()  # the "new hand" was fed but not journaled: back to the journal's table
+            raise
+        self._table = table
+        body = {"setup": table.setup_dict(), "hand_base": table.hand_base, "reason": "; ".join(reasons), **extra}
+        if redeal:
+            body["redealt"] = True
+        if self.floor is not None:
+            self.floor.note_setup(body, now)  # before: the state published with the entry shows it
+        return self._commit("setup", body, now, table.initial_events, None)
+
+    def reseat(self, started: dict[str, Any], seating: Any, now: int, *, new_hand: bool = False) -> dict[str, Any]:
+        """Deal the current hand, in which no card is out yet, again with the floor's seating; or, with
+        ``new_hand``, deal the next hand with it (``started`` then describes the table between hands)."""
+        level = self._level_change(now) if new_hand else None
+        return self._relevel(started, level, now, seating, redeal=not new_hand, fed=not new_hand)
+
+    def commit_entry(self, kind: str, body: dict[str, Any], now: int) -> dict[str, Any]:
+        """Journal an entry that causes no table event (the floor's orders), then publish."""
+        return self._commit(kind, body, now, [], None)
 
     def _commit(
         self, kind: str, body: dict[str, Any], now: int, tagged: list[tuple[dict[str, Any], int | None]],
@@ -487,6 +549,8 @@ class Runtime:
             self.publisher.prime_public(public)
             for batch in held:
                 self.publisher.hold(batch)
+        if self.floor is not None:
+            self.floor.replay(j)  # the floor's orders and rounds are the journal's too
         for view in ("dealer", "live"):
             self.publisher.channels[view].publish([("state", self._last.last_event_id or None, self._state(view, self._last))])
 

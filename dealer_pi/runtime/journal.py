@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-ENTRY_KINDS = ("setup", "observation", "clock")
+ENTRY_KINDS = ("setup", "observation", "clock", "floor")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -185,6 +185,22 @@ class Journal:
         con = self._reader()
         for s, t, k, b in con.execute("SELECT seq, ts_ms, kind, body FROM entries WHERE seq > ? ORDER BY seq", (seq,)):
             yield Entry(s, t, k, json.loads(b))
+
+    def page_after(self, seq: int, limit: int = 200) -> list[tuple[Entry, list[StoredEvent]]]:
+        """Up to ``limit`` entries after ``seq``, each with its events (the floor link's backlog)."""
+        con = self._reader()
+        rows = con.execute("SELECT seq, ts_ms, kind, body FROM entries WHERE seq > ? ORDER BY seq LIMIT ?", (seq, limit)).fetchall()
+        if not rows:
+            return []
+        events: dict[int, list[StoredEvent]] = {}
+        for ev in self._events("WHERE entry_seq BETWEEN ? AND ? ORDER BY id", (rows[0][0], rows[-1][0])):
+            events.setdefault(ev.entry_seq, []).append(ev)
+        return [(Entry(s, t, k, json.loads(b)), events.get(s, [])) for s, t, k, b in rows]
+
+    def epoch(self) -> int:
+        """When this journal began (its first entry's time, ms; 0 when empty): tells one journal from another."""
+        row = self._reader().execute("SELECT ts_ms FROM entries ORDER BY seq LIMIT 1").fetchone()
+        return int(row[0]) if row else 0
 
     def events_for_entries(self, first_seq: int) -> dict[int, list[StoredEvent]]:
         """Events grouped by entry, for entries from ``first_seq`` on (used to check a replay)."""

@@ -105,3 +105,15 @@ class Table:
         """Small blind, big blind and ante the next hand is dealt with."""
         t = self.session.table_now()
         return t.small_blind, t.big_blind, t.ante
+
+    def releveled(self, started: Mapping[str, Any], blinds: tuple[int, int], ante: int) -> dict[str, Any]:
+        """The setup that deals the hand ``started`` (a ``hand_started`` event's JSON) again with
+        new forced bets and seating (the floor's orders): same seats, stacks, names and button."""
+        hand = started["setup"]
+        out = self.setup.to_dict()
+        out.update(
+            blinds=list(blinds), ante=ante, button=hand["button"],
+            seats={str(s["seat"]): s["stack"] for s in hand["seats"]},
+            names={str(s["seat"]): s["name"] for s in hand["seats"] if s.get("name")},
+        )
+        return out

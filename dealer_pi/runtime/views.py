@@ -84,6 +84,15 @@ def _walk(node: Any, view: str) -> Any:
     return out
 
 
+def scrub_cards(text: str) -> str:
+    """A text with every card name replaced (the floor's alerts name no card at all).
+
+    >>> scrub_cards("Ah exposed: Ah goes to the burn")
+    'a card exposed: a card goes to the burn'
+    """
+    return _CARD_NAME.sub("a card", text)
+
+
 def redact_event(event: dict[str, Any], view: str) -> dict[str, Any]:
     """An engine event's JSON form as ``view`` may see it (a new dict; the input is untouched)."""
     if view not in VIEWS:

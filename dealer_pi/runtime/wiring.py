@@ -54,12 +54,19 @@ class Assistant:
         cls, config: Config, base_dir: Path, host: str | None = None, port: int | None = None,
         setup: dict[str, Any] | None = None, attach: bool = True,
     ) -> "Assistant":
+        from dealer_pi.floor.settings import table_link_settings
+
+        link_settings = table_link_settings(config, base_dir)  # ConfigError names a bad [floor] key
         # A fresh journal waits for the dealer's setup (no hand before there is a table); the
         # config's table section only fills the setup page in until then.
         runtime = Runtime(
             resolve(base_dir, config.journal.path), setup, stream_delay_s=config.web.stream_delay_s,
             secure_delay=config.web.secure_delay, proposed_setup=default_setup(config),
         )
+        if link_settings is not None:
+            from dealer_pi.floor.table_side import TableFloor
+
+            runtime.floor = TableFloor(link_settings.room, link_settings.table_id)
         runtime.start()
         try:
             assistant = cls(config, runtime, host or config.web.host, port if port is not None else config.web.port,
@@ -67,6 +74,12 @@ class Assistant:
         except BaseException:
             runtime.stop()  # a bad token pair or a busy port: leave nothing running behind
             raise
+        if link_settings is not None:
+            from dealer_pi.floor.link import TableLink
+            from dealer_pi.floor.table_api import attach_floor_api
+
+            attach_floor_api(assistant.app)
+            assistant.on_stop(TableLink(runtime, link_settings, runtime.floor).start().stop)
         if attach:
             from .attach import attach_devices
 

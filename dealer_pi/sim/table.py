@@ -41,7 +41,7 @@ from dealer_pi.engine.observations import (
     Zone,
 )
 from dealer_pi.engine.state import HandState, Phase
-from dealer_pi.engine.table import NextHand, finish_hand, new_table, next_hand
+from dealer_pi.engine.table import NextHand, finish_hand, new_table, next_hand, set_away
 from dealer_pi.engine.table_session import TableSetup
 
 from .faults import Fault, expected_alert
@@ -91,6 +91,8 @@ class SimTable:
         sb, bb = self.setup.blinds
         table = new_table(self.setup.seats, sb, bb, button=self.setup.button, ante=self.setup.ante,
                           structure=self.setup.structure, profile=self._profile)
+        for seat in self.setup.away:  # TABLE-AWAY: dealt and killed, blinds still taken
+            table = set_away(table, seat, True)
         for h in range(self.hands):
             if h:
                 yield self._emit(DealerDeclaration(Declaration.NEW_HAND))
@@ -156,6 +158,8 @@ class SimTable:
 
     def _hand(self, nh: NextHand, redeal: bool) -> HandState:
         self._st: HandState = start_hand(nh.started.setup, nh.started.profile)
+        for killed in nh.killed:
+            self._apply(killed)
         if not redeal:
             self._arm()
         deck = list(FULL_DECK)

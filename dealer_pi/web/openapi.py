@@ -173,6 +173,9 @@ _SETUP = {
         "names": {"type": "object", "propertyNames": {"pattern": "^([1-9]|10)$"},
                   "additionalProperties": {"type": "string"},
                   "description": "seat -> player name; each seat named must be in seats"},
+        "away": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 10},
+                 "description": "seats whose player is away: dealt and killed, blinds still taken (TABLE-AWAY; "
+                                "the floor's minutes-away penalty, TABLE-PENALTY)"},
     },
 }
 
@@ -282,6 +285,12 @@ _SNAPSHOT = {
         "awaiting_setup": {"type": "boolean", "description": "true on a fresh journal: there is no table (table is "
                                                              "null) until a setup is posted; nothing can be entered"},
         "seq": {"type": "integer", "description": "number of the last journal entry applied"},
+        "floor": {"type": ["object", "null"], "description": (
+            "the card room's floor (docs/floor.md), null without [floor] and in the public view: room, table, "
+            "link {connected, broker, sent_seq, confirmed_seq, refused}, orders [{id, kind, text, state: now | "
+            "next hand | waiting}] (carried out between hands), recent (orders carried out), notes, "
+            "hand_for_hand {active, round, playing: [tables still playing], may_deal}, deck_change {reason, "
+            "since_ms} or null (TABLE-DECK-CHANGE), away {seat: until_ms}, broken")},
     },
 }
 
@@ -433,7 +442,8 @@ SPEC: dict[str, Any] = {
                 "description": (
                     'Body {"action": A, ...}: set_levels {levels: [Level...]} (restarts at level 1, paused); '
                     "start; pause; resume; next; previous; set_level {level: N (1-based)}; "
-                    "shot_clock {seat?: N, seconds?: S (default 30)} (BET-CLOCK); shot_clock_stop."
+                    "shot_clock {seat?: N, seconds?: S (default 30)} (BET-CLOCK); shot_clock_stop; "
+                    "sync {levels, level, running, remaining_ms} (the floor's clock, TABLE-LEVELS)."
                 ),
                 "requestBody": {
                     "required": True,
@@ -443,8 +453,10 @@ SPEC: dict[str, Any] = {
                                 "type": "object",
                                 "required": ["action"],
                                 "properties": {
-                                    "action": {"type": "string", "enum": ["set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop"]},
+                                    "action": {"type": "string", "enum": ["set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop", "sync"]},
                                     "levels": {"type": "array", "items": _LEVEL},
+                                    "running": {"type": "boolean"},
+                                    "remaining_ms": {"type": "integer", "minimum": 0},
                                     "level": {"type": "integer", "minimum": 1},
                                     "seat": {"type": "integer", "minimum": 1, "maximum": 10},
                                     "seconds": {"type": "integer", "minimum": 1, "maximum": 600},

@@ -92,6 +92,52 @@
     renderTable(v);
     renderPanel(v);
     setShot(v.clock);
+    levelTick(v.clock);
+    renderFloor((v.raw || {}).floor || null);
+  }
+
+  /* ---------- the floor (tournament orders, hand-for-hand, deck change) ---------- */
+
+  var levelTick = DP.levelTicker($("level"));
+
+  function renderFloor(f) {
+    var box = $("floor");
+    box.hidden = !f;
+    if (!f) return;
+    var link = f.link || {};
+    $("floor-link").textContent = link.connected ? "connected" : "offline (the table plays on; the floor catches up)";
+    $("floor-link").className = "floor-link " + (link.connected ? "ok" : "down");
+    var h = f.hand_for_hand || {};
+    var h4h = $("floor-h4h");
+    h4h.hidden = !h.active;
+    if (h.active) {
+      var others = (h.playing || []).filter(function (t) { return t !== f.table; });
+      h4h.textContent = "Hand for hand: " + (h.may_deal ? "deal your hand" :
+        others.length ? "wait, still playing: " + others.join(", ") : "wait for the next round");
+      h4h.className = "floor-h4h " + (h.may_deal ? "go" : "wait");
+    }
+    var deck = f.deck_change;
+    $("floor-deck").hidden = !deck;
+    if (deck) $("floor-deck-text").textContent = "New deck (TABLE-DECK-CHANGE): " + deck.reason +
+      ". Register it with the shoe and the camera before the next hand.";
+    fillList($("floor-orders"), (f.orders || []).map(function (o) {
+      return { text: o.text + (o.state === "waiting" ? " (sits out this hand)" : o.state === "next hand" ? " (after this hand)" : ""), cls: "order" };
+    }).concat((f.notes || []).map(function (n) { return { text: n, cls: "note" }; })));
+    fillList($("floor-recent"), (f.recent || []).slice(0, 3).map(function (r) {
+      return { text: "Done: " + r.text + (r.refused ? " (refused: " + r.refused + ")" : ""), cls: "done" };
+    }));
+  }
+
+  function fillList(ul, items) {
+    ul.textContent = "";
+    items.forEach(function (it) { ul.appendChild(DP.el("li", it.cls, it.text)); });
+  }
+
+  function deckRegistered() {
+    DP.api("POST", DP.API + "/floor/deck-registered", token, {}).then(function () {
+      say("New deck registered", "ok");
+      if (conn) conn.refresh();
+    }, function (err) { say(err.message || "Refused", "bad"); });
   }
 
   function devState(el, state, text) {
@@ -501,6 +547,7 @@
     showAmount();
   });
   $("shot-clock").addEventListener("click", shotClock);
+  $("floor-deck-done").addEventListener("click", deckRegistered);
   $("chips-open").addEventListener("click", openChips);
   $("chips-cancel").addEventListener("click", function () { $("chips").hidden = true; });
   $("chips-declared").addEventListener("change", function () {

@@ -153,26 +153,7 @@
     w.hidden = false;
   }
 
-  // TABLE-LEVELS: level, blinds and the time left in the level (counted down between states).
-  var clockSeen = null;
-  function renderLevel(v) {
-    var c = v.clock;
-    var node = $("level");
-    clockSeen = c && c.current ? { c: c, at: Date.now() } : null;
-    node.hidden = !clockSeen;
-    tickLevel();
-  }
-  function tickLevel() {
-    if (!clockSeen) return;
-    var c = clockSeen.c;
-    var left = c.remaining_ms === null || c.remaining_ms === undefined ? null
-      : Number(c.remaining_ms) - (c.running ? Date.now() - clockSeen.at : 0);
-    var cur = c.current || {};
-    var text = cur["break"] ? "BREAK" : "LEVEL " + (c.level || "");
-    if (left !== null) text += " \u00b7 " + DP.clockText(Math.max(0, Math.ceil(left / 1000))) + (c.running ? "" : " PAUSED");
-    $("level").textContent = text;
-  }
-  setInterval(tickLevel, 1000);
+  var levelTick = DP.levelTicker($("level"));  // TABLE-LEVELS: the level and its time left
 
   // Open alerts as the stream may see them (the server redacted them for this view):
   // a misdeal, or a hand under review. Never the remedy: that is the dealer's.
@@ -233,10 +214,10 @@
       var d = Number(v.delay !== null ? v.delay : stage.dataset.delay) || 0;
       mode.textContent = d ? "DELAY " + DP.clockText(d) : "DELAYED";
     }
+    levelTick(v.clock);
     renderPlayers(v, snap);
     renderCenter(v);
     renderWinner(v);
-    renderLevel(v);
     renderBanner(v);
     renderTicker(snap);
     renderScoreboard(v);
