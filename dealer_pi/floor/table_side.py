@@ -100,9 +100,14 @@ class TableFloor:
         self.notes = list(body.get("floor_notes", ()))
         self._done(body.get("floor_done", ()), ts_ms)
         if str(body.get("reason", "")).startswith("TABLE-LEVELS"):
-            self.deck_prompt = {"id": None, "reason": "the limits changed (000 §68)", "since_ms": ts_ms}
+            self.level_changed(ts_ms)
         if "reason" in body and not body.get("redealt"):
             self.hand_started()
+        self._refresh()
+
+    def level_changed(self, ts_ms: int) -> None:
+        """A new level reached the table (TABLE-LEVELS): the limits changed, so 000 §68 asks for a new deck."""
+        self.deck_prompt = {"id": None, "reason": "the limits changed (000 §68)", "since_ms": ts_ms}
         self._refresh()
 
     def hand_started(self) -> None:
@@ -129,6 +134,8 @@ class TableFloor:
                 self.note_setup(entry.body, entry.ts_ms)
             elif entry.kind == "observation" and _is_new_hand(entry.body):
                 self.hand_started()
+            elif entry.kind == "observation" and entry.body.get("type") == "level":
+                self.level_changed(entry.ts_ms)
 
     # ------------------------------------------------------------------ inputs (engine thread)
 

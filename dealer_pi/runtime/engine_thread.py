@@ -228,7 +228,7 @@ class Runtime:
                 "view": view, "last_event_id": 0, "as_of_ms": now - int(self.stream_delay_s * 1000), "seq": 0,
                 "delay_s": int(self.stream_delay_s), "table": None, "hole_cards": None,
                 "clock": self.clock_view(), "devices": devices, "notices": [] if view == "public" else list(self.notices),
-                "setup": None, "awaiting_setup": self._table is None,
+                "setup": None, "awaiting_setup": self._table is None, "floor": self._floor_view(view),
                 "broadcast": {"ticker": []} if view == "dealer" else {"ticker": [], "equity": None},
             }
         delayed = view in self.publisher.delayed_views
@@ -246,8 +246,11 @@ class Runtime:
             "setup": batch.setup,
             "broadcast": broadcast_view(batch.extras, view, self.desk),
             "awaiting_setup": False,
-            "floor": self.floor.view() if self.floor is not None and view != "public" else None,
+            "floor": self._floor_view(view),
         }
+
+    def _floor_view(self, view: str) -> dict[str, Any] | None:
+        return self.floor.view() if self.floor is not None and view != "public" else None
 
     def _render(self, view: str, batch: Batch) -> list[tuple[str, int | None, dict[str, Any]]]:
         items: list[tuple[str, int | None, dict[str, Any]]] = [
@@ -354,6 +357,8 @@ class Runtime:
         level = self._level_change(now)
         if level is not None:
             self._observe(LevelChanged(level["small_blind"], level["big_blind"], level["ante"], "clock", now), now)
+            if self.floor is not None:
+                self.floor.level_changed(now)
 
     def _set_up(self, payload: Mapping[str, Any], now: int) -> dict[str, Any]:
         """A new table from a setup. A running hand is voided first only when asked (its own

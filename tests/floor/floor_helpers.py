@@ -82,7 +82,16 @@ class Table:
         self.runtime.submit("observation", next(self._observations()))
 
     def new_hand(self) -> Any:
-        return self.runtime.submit("observation", DealerDeclaration(Declaration.NEW_HAND))
+        table = self.runtime.table
+        level = table.next_level()
+        result = self.runtime.submit("observation", DealerDeclaration(Declaration.NEW_HAND))
+        started = next((e["event"] for e in result.get("events", []) if e["event"].get("type") == "hand_started"), None)
+        if self.runtime.table is table and started is not None and table.next_level() != level:
+            # TABLE-LEVELS: the engine dealt this hand at the new level; the simulated players follow it.
+            sb, bb, ante = table.next_level()
+            setup = TableSetup.from_dict(table.releveled(started, (sb, bb), ante))
+            self._sim = iter(SimTable(setup, 1000, seed=len(self.runtime.journal.hands()) + 7).observations())
+        return result
 
     def setup(self) -> dict[str, Any]:
         return self.runtime.table.setup_dict()  # type: ignore[no-any-return]

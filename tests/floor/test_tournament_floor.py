@@ -82,15 +82,15 @@ def test_TABLE_LEVELS_the_floor_clock_sets_every_table_from_its_next_hand(hall: 
     hall.cmd(cmd="clock", action="next")  # ...the floor moves to level 2 (50/100, ante 10)
     wait_for(lambda: hall.t1.runtime.clock_view()["level"] == 2, what="level 2 at t1")
     assert hall.t1.runtime.clock_view()["pending"] is True
-    assert tuple(hall.t1.runtime.table.setup.blinds) == (25, 50)  # the hand in play keeps its blinds
+    assert hall.t1.runtime.table.next_level() == (25, 50, 0)  # the hand in play keeps its blinds
     hall.t1.new_hand()
-    setup = hall.t1.runtime.table.setup
-    assert tuple(setup.blinds) == (50, 100) and setup.ante == 10
+    assert hall.t1.runtime.table.next_level() == (50, 100, 10)
+    assert hall.t1.runtime.table.snapshot()["table"]["blinds"] == [50, 100]
     # TABLE-DECK-CHANGE (000 §68): the limits changed, so the dealer is asked for a new deck.
     deck = hall.t1.floor.view()["deck_change"]
     assert deck and "limits changed" in deck["reason"]
     # The other table has the same clock; it changes its blinds at its own next hand.
-    assert hall.t2.runtime.clock_view()["level"] == 2 and tuple(hall.t2.runtime.table.setup.blinds) == (25, 50)
+    assert hall.t2.runtime.clock_view()["level"] == 2 and hall.t2.runtime.table.next_level() == (25, 50, 0)
     # Level 3 is a break: no table deals a hand until play resumes.
     hall.cmd(cmd="clock", action="next")
     wait_for(lambda: hall.t1.runtime.clock_view()["level"] == 3, what="the break at t1")
