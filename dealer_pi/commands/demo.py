@@ -35,8 +35,8 @@ LEVELS = [
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; 0.0.0.0 for other devices)")
+    parser.add_argument("--port", type=int, default=8000, help="port to serve on (default 8000; 0 picks a free one)")
     parser.add_argument("--seed", type=int, default=None, help="simulator seed (default: random)")
     parser.add_argument("--pace", type=float, default=1.0, help="speed factor: 2 plays twice as fast (default 1)")
     parser.add_argument("--fault-rate", type=float, default=0.2, help="share of hands with a dealing mistake (default 0.2)")

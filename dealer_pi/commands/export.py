@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             written += 1
         print(f"{written} PHH file(s) written to {out}", file=sys.stderr)
     if args.json:
-        text = json.dumps({"journal": str(path), "hands": [h.to_dict() for h in hands]}, indent=1)
+        text = json.dumps({"journal": str(path), "hands": [h.to_dict() for h in hands]}, indent=1, ensure_ascii=False)
         if args.json == "-":
             print(text)
         else:

@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         lines = run_scenario(sc)
         for line in lines:
-            print(json.dumps(line))
+            print(json.dumps(line, ensure_ascii=False))
         if args.check:
             diff = differences(sc, lines)
             for d in diff:
