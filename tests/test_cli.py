@@ -110,3 +110,18 @@ def test_an_unknown_command_is_refused_with_the_list() -> None:
     out = run_ascii("deal")
     assert out.returncode == 2
     assert b"invalid choice: 'deal'" in out.stderr and b"replay" in out.stderr
+
+
+def test_rules_looks_up_DEAL_BOARD_EXTRA_and_finds_rules_by_a_word(capsys: pytest.CaptureFixture[str]) -> None:
+    from dealer_pi.cli import main
+
+    assert main(["rules", "deal-board-extra"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("DEAL-BOARD-EXTRA  (DEAL — dealing procedure and the deck)\n  Too many cards or no burn")
+    assert "Sources: 002 §14.5 (\"Whose Pig Is This?\"" in out
+
+    assert main(["rules", "--json", "rabbit"]) == 0
+    assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == ["DEAL-NO-RABBIT"]
+
+    assert main(["rules", "DEAL-NOPE"]) == 1
+    assert "no rule ID or rule text matches 'DEAL-NOPE'" in capsys.readouterr().err
