@@ -57,7 +57,7 @@
     if (sc && sc.remaining_ms !== undefined) {
       var sleft = Math.max(0, Number(sc.remaining_ms) - (Date.now() - receivedAt));
       shot.hidden = false;
-      shot.textContent = (sc.seat ? "Seat " + sc.seat + "  " : "Clock  ") + Math.ceil(sleft / 1000) + "s";
+      shot.textContent = "Shot clock  " + (sc.seat ? "Seat " + sc.seat + "  " : "") + Math.ceil(sleft / 1000) + "s";
       shot.classList.toggle("expired", sleft <= 0);
     } else {
       shot.hidden = true;
