@@ -166,6 +166,17 @@ def test_a_tablet_action_is_that_seats_action_and_the_bots_play_on(demo: Any) ->
     started = [e for e in d.events(hand) if e["type"] == "hand_started"][-1]
     nxt = until(lambda: next((e for e in d.events(hand + 1) if e["type"] == "hand_started"), None), "the next hand")
     assert set(names_of(nxt).values()) <= set(names_of(started).values())
+
+    # The tournament clock moves to 10/20 (TABLE-LEVELS): the next hand is dealt at the new blinds
+    # to the same players, and the bots go on playing it.
+    assert d.request("POST", "/api/clock", {"action": "next"})[0] == 200
+    mark = d.entries()[-1][0]
+    relevel = until(lambda: next((b for _, k, b in d.entries(mark) if k == "setup"), None), "the next level")
+    assert relevel["reason"].startswith("TABLE-LEVELS") and relevel["setup"]["blinds"] == [10, 20]
+    assert set(relevel["setup"]["names"].values()) <= set(names_of(started).values())
+    at = d.entries()[-1][0]
+    until(lambda: any(b.get("source") == "simulator" and b["type"] == "action" for _, k, b in d.entries(at)),
+          "the bots to play at the new level")
     out = d.stop()
     assert re.search(r"dealer-pi demo: \d+ hand\(s\) played \(\d+ action\(s\) from the tablet\); journal: ", out), out
     assert "dealt again" not in out
