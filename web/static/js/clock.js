@@ -1,4 +1,4 @@
-/* Table clock (TABLE-LEVELS): level, blinds and ante, time left, next level.
+/* Tournament clock (TABLE-LEVELS): level, blinds and ante, time left, next level.
  * Anyone may read it; the controls appear when this browser holds the dealer
  * token (entered once on /dealer or with /clock?token=...). The page counts
  * down locally from remaining_ms and resynchronises on every server event. */
