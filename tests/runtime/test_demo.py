@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-DEADLINE_S = 150.0
+DEADLINE_S = 300.0  # generous: a busy machine slows the demo, never the test's verdict
 
 
 class Demo:
