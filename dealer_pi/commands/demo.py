@@ -131,20 +131,18 @@ class SimDriver:
             self._sleep(2)
             return None
         self.follower.reset()
-        return self.sim.table_from(_table_setup(setup))
+        return table
 
     def _redeal(self, why: str) -> Any:
         """The table went where the simulation cannot follow: this hand is dealt again from the
         table as it is (same players, the stacks and button it started with), not a new table."""
         from dealer_pi.engine.errors import EngineError
         from dealer_pi.engine.observations import DealerDeclaration, Declaration
-
         from dealer_pi.sim.follow import SOURCE
 
         self.runtime.report(SOURCE, f"the simulated dealer deals this hand again ({why})")
-        live = self.runtime.table
         try:
-            if not live.running:
+            if not self.runtime.table.running:  # between hands: the next one is the one dealt again
                 self._submit(DealerDeclaration(Declaration.NEW_HAND))
             hand = self.runtime.table.hand_state().setup
             setup = dict(self.runtime.table.setup_dict(), button=hand.button,
@@ -162,7 +160,7 @@ class SimDriver:
         """Play ``table`` until it is over (None) or the runtime moved it on to a new level (the
         simulated table that goes on from there)."""
         from dealer_pi.engine.observations import (
-            AlertDecision, CardLeft, CardSeen, DealerDeclaration, Declaration, PlayerAction, ShoeDraw,
+            AlertDecision, CardLeft, CardSeen, DealerDeclaration, Declaration, ShoeDraw,
         )
 
         table.decide = self.follower.decide  # the bots' turns: a visitor may act instead
@@ -182,8 +180,7 @@ class SimDriver:
                 self._sleep(0.15)
             elif isinstance(obs, (DealerDeclaration, AlertDecision)):
                 self._sleep(3.0)  # the dealer reads the alert before acting on it
-            elif not isinstance(obs, PlayerAction):  # a bot's action: it has thought already
-                self._sleep(0.15)
+            # (a bot's PlayerAction goes at once: it has thought while the follower watched the tablet)
             self.follower.check()
             before = len(self.runtime.open_alerts())
             seq = self._submit(obs)["seq"]

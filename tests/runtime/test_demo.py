@@ -39,7 +39,12 @@ class Demo:
             [sys.executable, "-m", "dealer_pi", "demo", "--port", "0", "--state-dir", str(state), "--fault-rate", "0",
              *args],
             cwd=REPO, stdout=subprocess.PIPE, stderr=self.errors, text=True, env=dict(os.environ, PYTHONPATH=str(REPO)))
-        self.banner = self._read_until("Press Ctrl+C")
+        try:
+            self.banner = self._read_until("Press Ctrl+C")
+        except BaseException:
+            self.proc.kill()  # never leave a demo running behind a failed start
+            self.proc.wait(timeout=30)
+            raise
         self.url = re.search(r"served on (http://\S+)", self.banner).group(1)  # type: ignore[union-attr]
         self.token = re.search(r"dealer token:\s+(\S+)", self.banner).group(1)  # type: ignore[union-attr]
         self.db = sqlite3.connect(f"file:{state / 'journal.sqlite3'}?mode=ro", uri=True)

@@ -184,7 +184,7 @@
       var line = DP.el("div", "procedure");
       line.dataset.rule = p.rule || "";
       line.appendChild(DP.el("span", "proc-tag", "In progress"));
-      line.appendChild(ruleButton(p.rule || ""));
+      if (p.rule) line.appendChild(ruleButton(p.rule));
       line.appendChild(DP.el("span", null, PROCEDURES[p.kind] || String(p.kind || "")));
       box.appendChild(line);
     });
@@ -444,7 +444,7 @@
     box.classList.toggle("pending", !!c.pending);
     box.title = c.pending && !cur["break"] ? "Blinds " + DP.chips(cur.small_blind) + " / " + DP.chips(cur.big_blind) +
       (cur.ante ? " · Ante " + DP.chips(cur.ante) : "") + " from the next hand (TABLE-LEVELS)" : "";
-    if (c.running && left === 0) refreshClock();  // the level is over: the server has the next one
+    if (c.running && left === 0 && c.next) refreshClock();  // the level is over: the server has the next one
   }
 
   function shotClock() {
