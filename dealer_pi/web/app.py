@@ -28,6 +28,7 @@ from dealer_pi.runtime.views import ROLE_VIEW, has_hole_cards, redact_event
 from .auth import AuditLog, AuthError, Roles
 from .broadcast_routes import broadcast_blueprint
 from .openapi import SPEC
+from .rules import rules_blueprint
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PING_S = 15.0
@@ -223,6 +224,7 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
 
     for url, (template, ctx) in PAGES.items():
         app.add_url_rule(url, f"page_{url}", (lambda t=template, c=ctx: _page(t, c)))
+    app.register_blueprint(rules_blueprint())  # /rules and /api/rules: what a rule ID means
 
     @app.get("/")
     def index() -> Response:

@@ -515,3 +515,32 @@ from .broadcast_openapi import BROADCAST, PATHS  # noqa: E402
 SPEC["paths"].update(PATHS)
 _SNAPSHOT["properties"]["broadcast"] = BROADCAST
 
+
+# The rule catalogue (docs/rules.md): what each rule ID in an alert, a refusal or a remedy means.
+# Anyone may read it; the page /rules (rules.html) lists it, /rules/ID jumps to one rule.
+_RULE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "family": {"type": "string", "description": "the catalogue's heading, e.g. 'DEAL — dealing procedure and the deck'"},
+        "text": {"type": "string"},
+        "sources": {"type": "array", "items": {"type": "object", "properties": {
+            "ref": {"type": "string", "description": "e.g. '002 §14.5'"},
+            "seed": {"type": "string", "description": "the seed document's number, e.g. '002'"},
+            "title": {"type": "string"}}}},
+    },
+}
+SPEC["components"]["schemas"]["Rule"] = _RULE
+SPEC["paths"]["/api/rules"] = {"get": {
+    "summary": "The whole rule catalogue (anyone)",
+    "parameters": [_TOKEN_PARAM],
+    "responses": {"200": _json({"type": "object", "properties": {
+        "rules": {"type": "array", "items": _RULE},
+        "seeds": {"type": "object", "additionalProperties": {"type": "string"}}}}), "401": _ERRORS["401"]},
+}}
+SPEC["paths"]["/api/rules/{rule_id}"] = {"get": {
+    "summary": "One rule by ID, e.g. DEAL-BOARD-EXTRA (case does not matter; anyone)",
+    "parameters": [_TOKEN_PARAM, {"name": "rule_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+    "responses": {"200": _json(_RULE), "400": _ERRORS["400"], "401": _ERRORS["401"],
+                  "404": _json(_ERROR, "no such rule in the catalogue")},
+}}

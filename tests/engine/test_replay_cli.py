@@ -81,7 +81,23 @@ def test_cli_json_one_object_per_hand(phh_dir, capsys, tmp_path):
     assert first["final_stacks"] == first["finishing_stacks"] == [2200000, 0, 2675000, 3125000, 21700000]
     assert first["players"][4] == "Brian Rast" and first["variant"] == "NT"
     assert second["ok"] is False and second["file"] == str(missing)
-    assert "cannot read the file" in second["error"]
+    assert second["error"] == "no such file"
+
+
+def test_cli_a_missing_file_is_named_as_missing_not_counted_as_a_hand(phh_dir, tmp_path, capsys):
+    missing = tmp_path / "missing.phh"
+    code = main(["replay", str(missing)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out == ""  # no "1 hand(s), 1 with a problem": there was no hand
+    assert f"{missing}: no such file" in err
+    assert "1 of 1 file(s) could not be read" in err
+
+    code = main(["replay", str(missing), str(phh_dir / "wsop-2023-43-1.phh"), str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out.rstrip().endswith("1 hand(s), 0 with a problem")
+    assert f"{tmp_path}: is a folder" in err and "2 of 3 file(s) could not be read" in err
 
 
 def _edited(phh_dir: Path, tmp_path: Path, name: str, old: str, new: str) -> Path:

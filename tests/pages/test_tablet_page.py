@@ -283,10 +283,10 @@ def test_BET_CLOCK_called_from_the_tablet_counts_on_the_tablet_and_the_table_clo
     clock.goto(f"{table.url}/clock")
     tablet.bring_to_front()
     tablet.click("#shot-clock")
-    expect(tablet.locator("#shot")).to_have_text(re.compile(r"^Seat 1 (30|29|28)s$"))
-    expect(tablet.locator("#msg")).to_have_text("Clock called on seat 1 (BET-CLOCK)")
+    expect(tablet.locator("#shot-left")).to_have_text(re.compile(r"^Seat 1 (30|29|28)s$"))
+    expect(tablet.locator("#msg")).to_have_text("Shot clock called on seat 1 (BET-CLOCK)")
     assert table.request("GET", "/api/clock", token=None)[1]["shot_clock"]["seat"] == 1
-    expect(clock.locator("#shot")).to_have_text(re.compile(r"^Seat 1 +\d+s$"))
+    expect(clock.locator("#shot")).to_have_text(re.compile(r"^Shot clock +Seat 1 +\d+s$"))
     shot(tablet, "dealer-tablet-shot-clock")
     tablet.click("#shot-clock")  # stop it
     expect(tablet.locator("#shot")).to_be_hidden()
