@@ -30,10 +30,10 @@ LEVELS = [(25, 50, 0), (50, 100, 0), (75, 150, 25), (100, 200, 25), (150, 300, 5
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--host", default="127.0.0.1", help="address the floor and the tables listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8080, help="the floor's port (the tables take free ports)")
-    parser.add_argument("--tables", type=int, default=8)
-    parser.add_argument("--players", type=int, default=60)
+    parser.add_argument("--tables", type=int, default=8, help="simulated tables in the tournament (default 8)")
+    parser.add_argument("--players", type=int, default=60, help="players registered for the tournament (default 60)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the draw and the dealers (default: random)")
     parser.add_argument("--pace", type=float, default=3.0, help="speed factor of the dealers and the clock (default 3)")
     parser.add_argument("--minutes", type=float, default=6.0, help="minutes per level at pace 1 (default 6)")

@@ -150,8 +150,8 @@ class TableLink:
                 log.exception("floor: handling a message on %s failed", topic)
 
     def _refuse(self, exc: MessageError) -> None:
-        self.refused += 1
         log.error("floor: refused a message on %s: %s: %s", exc.topic, exc.where, exc.message)
+        self.refused += 1  # counted once logged: a reader of the count finds the log line there
         self.floor.set_link(refused=self.refused, last_refused=str(exc))
 
     def _handle(self, topic: str, payload: bytes) -> None:
