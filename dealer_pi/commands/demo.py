@@ -144,10 +144,7 @@ class SimDriver:
         try:
             if not self.runtime.table.running:  # between hands: the next one is the one dealt again
                 self._submit(DealerDeclaration(Declaration.NEW_HAND))
-            hand = self.runtime.table.hand_state().setup
-            setup = dict(self.runtime.table.setup_dict(), button=hand.button,
-                         seats={str(s.seat): s.stack for s in hand.seats},
-                         names={str(s.seat): s.name for s in hand.seats if s.name})
+            setup = self._hand_setup()
             self.runtime.submit("setup", {"setup": setup, "void_hand": True})
         except EngineError as exc:
             self.log.warning("the demo cannot deal the hand again (%s): a new table", exc)
@@ -186,7 +183,7 @@ class SimDriver:
             seq = self._submit(obs)["seq"]
             if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND and self._releveled(seq):
                 self.follower.reset()
-                return self.sim.table_from(_table_setup(self.runtime.table.setup_dict()))
+                return self.sim.table_from(_table_setup(self._hand_setup()))
             if len(self.runtime.open_alerts()) > before:
                 self._sleep(3.0)
         return None
@@ -200,9 +197,19 @@ class SimDriver:
         return self.runtime.submit("observation", obs)
 
     def _releveled(self, seq: int) -> bool:
-        """Did the runtime deal the new hand at a new level (TABLE-LEVELS), journaled as a setup?"""
-        entry = next(iter(self.runtime.journal.entries_after(seq - 1)), None)
-        return entry is not None and entry.kind == "setup"
+        """Did the runtime deal the new hand at a new level (TABLE-LEVELS)? The level is journaled
+        as its own entry just before the "new hand"."""
+        entry = next(iter(self.runtime.journal.entries_after(seq - 2)), None)
+        return entry is not None and entry.kind == "observation" and entry.body.get("type") == "level"
+
+    def _hand_setup(self) -> dict[str, Any]:
+        """The running hand as a setup: same players, the stacks and button it started with, its blinds."""
+        table = self.runtime.table
+        hand = table.hand_state().setup
+        sb, bb, ante = table.next_level()
+        return dict(table.setup_dict(), button=hand.button, blinds=[sb, bb], ante=ante,
+                    seats={str(s.seat): s.stack for s in hand.seats},
+                    names={str(s.seat): s.name for s in hand.seats if s.name})
 
     def _draw(self, obs: Any) -> None:
         """Through the virtual shoe's pseudo-terminal and the real serial decoder; wait until it is

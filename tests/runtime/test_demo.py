@@ -176,9 +176,14 @@ def test_a_tablet_action_is_that_seats_action_and_the_bots_play_on(demo: Any) ->
     # to the same players, and the bots go on playing it.
     assert d.request("POST", "/api/clock", {"action": "next"})[0] == 200
     mark = d.entries()[-1][0]
-    relevel = until(lambda: next((b for _, k, b in d.entries(mark) if k == "setup"), None), "the next level")
-    assert relevel["reason"].startswith("TABLE-LEVELS") and relevel["setup"]["blinds"] == [10, 20]
-    assert set(relevel["setup"]["names"].values()) <= set(names_of(started).values())
+    lseq, relevel = until(lambda: next(((s, b) for s, k, b in d.entries(mark) if k == "observation" and b["type"] == "level"),
+                                       None), "the next level")
+    assert relevel["source"] == "clock" and (relevel["small_blind"], relevel["big_blind"]) == (10, 20)
+    assert [k for _, k, _ in d.entries(mark) if k == "setup"] == []  # the same table: no new setup
+    dealt = until(lambda: next((json.loads(b) for (b,) in d.db.execute(
+        "SELECT body FROM events WHERE entry_seq = ? ORDER BY id", (lseq + 1,)) if '"hand_started"' in b), None),
+        "a hand at the new level")
+    assert set(names_of(dealt).values()) <= set(names_of(started).values())
     at = d.entries()[-1][0]
     until(lambda: any(b.get("source") == "simulator" and b["type"] == "action" for _, k, b in d.entries(at)),
           "the bots to play at the new level")
