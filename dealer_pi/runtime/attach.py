@@ -43,7 +43,7 @@ def pattern_for(alerts: list[dict[str, Any]]) -> str:
 
 def _problem_sink(runtime: Runtime) -> Callable[[Problem], None]:
     def sink(p: Problem) -> None:
-        runtime.report(p.source, f"{p.reason.value}: {p.detail}")
+        runtime.report(p.source, f"{p.reason.value}: {p.detail}", secret=p.secret)
     return sink
 
 

@@ -38,7 +38,7 @@ from .devices import DeviceBoard
 from .journal import Journal, JournalError
 from .publisher import Batch, Publisher
 from .table import Table
-from .views import redact_event, redact_state
+from .views import redact_event, redact_notice, redact_state
 
 log = logging.getLogger("dealer_pi.runtime")
 
@@ -194,7 +194,7 @@ class Runtime:
             "hole_cards": None if view == "dealer" else batch.hole_cards,
             "clock": self.clock_view(),
             "devices": devices,
-            "notices": [] if view == "public" else list(self.notices),
+            "notices": [n for n in (redact_notice(x, view) for x in self.notices) if n is not None],
             "setup": batch.setup,
         }
 
@@ -339,9 +339,13 @@ class Runtime:
             except Exception:  # the light must never stop the table
                 log.exception("alert light")
 
-    def report(self, source: str, message: str, rule: str | None = None) -> None:
-        """A device problem or a refused device input: shown to dealer and producer, never journaled."""
-        notice = {"ts_ms": self.now_ms(), "source": source, "message": message, "rule": rule}
+    def report(self, source: str, message: str, rule: str | None = None, secret: str = "") -> None:
+        """A device problem or a refused device input: shown to dealer and producer, never journaled.
+        ``secret`` (what the device sent) reaches the producer's view only."""
+        notice: dict[str, Any] = {"ts_ms": self.now_ms(), "source": source, "message": message, "rule": rule}
+        if secret:
+            notice["secret"] = secret
+        log.warning("notice from %s: %s%s", source, message, f" [{secret}]" if secret else "")
         self.notices.append(notice)
         self.publisher.notice(notice)
 

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque
 
-from .views import VIEWS
+from .views import VIEWS, redact_notice
 
 
 def sse(kind: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
@@ -178,9 +178,12 @@ class Publisher:
             self.channels[view].publish(items)
 
     def notice(self, data: dict[str, Any]) -> None:
-        """A rejected device input: told at once to the dealer and producer (never journaled)."""
+        """A rejected device input: told at once to the dealer and producer (never journaled), each
+        as its view may see it (the dealer's copy names no card)."""
         for view in ("dealer", "live"):
-            self.channels[view].publish([("notice", None, data)])
+            shown = redact_notice(data, view)
+            if shown is not None:
+                self.channels[view].publish([("notice", None, shown)])
 
     def _release_loop(self) -> None:
         while True:

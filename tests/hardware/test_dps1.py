@@ -46,10 +46,27 @@ def test_lowercase_checksum_is_refused_as_a_bad_frame() -> None:
     assert items and isinstance(items[0], Issue)
 
 
-def test_bad_checksum_names_the_frame_and_both_sums() -> None:
+def test_bad_checksum_names_the_frame_and_its_size_and_keeps_the_bytes_secret() -> None:
     items = Decoder().feed(b"$12,DRAW,5120,Kd*07\n")
     (issue,) = issues_of(items, Reason.BAD_CHECKSUM)
-    assert "checksum 07, computed 06" in issue.detail and issue.seq == 12
+    assert issue.detail == "frame 12 (20 bytes): checksum does not match" and issue.seq == 12
+    assert "Kd" in issue.secret and "checksum 07, computed 06" in issue.secret
+
+
+def test_a_long_line_with_a_good_checksum_is_dropped_as_the_spec_says() -> None:
+    body = b"1,FAULT,5," + b"X" * 990
+    line = b"$%s*%02X\n" % (body, dps1.checksum(body))
+    d = Decoder()
+    items = d.feed(line + encode_frame(2, "HB", "7"))
+    assert [f.seq for f in frames_of(items)] == [2]
+    (garbage,) = issues_of(items, Reason.GARBAGE)
+    assert garbage.detail == f"{len(line) - 1} bytes skipped before a frame"  # the LF is not counted
+    # 200 bytes from '$' to LF is still a frame; 201 is not.
+    for size, ok in ((200, True), (201, False)):
+        pad = b"F" * (size - len(b"$3,FAULT,5,*00\n"))
+        body = b"3,FAULT,5," + pad
+        items = Decoder().feed(b"$%s*%02X\n" % (body, dps1.checksum(body)))
+        assert bool(frames_of(items)) is ok, size
 
 
 def test_every_split_point_gives_the_same_frames() -> None:
@@ -67,8 +84,9 @@ def test_garbage_is_reported_once_per_run_and_the_next_frame_survives() -> None:
     assert [f.seq for f in frames_of(items)] == [5, 8]
     garbage = issues_of(items, Reason.GARBAGE)
     assert len(garbage) == 2
-    assert "7 bytes skipped" in garbage[0].detail
-    assert "7 bytes skipped" in garbage[1].detail  # b'zz' + the truncated b'$7,DR'
+    assert garbage[0].detail == "7 bytes skipped before a frame"
+    assert garbage[1].detail == "7 bytes skipped before a frame"  # b'zz' + the truncated b'$7,DR'
+    assert garbage[1].secret == "b'zz$7,DR'"
 
 
 def test_an_endless_line_without_newline_is_dropped_and_decoding_resumes() -> None:
@@ -83,17 +101,18 @@ def test_interpret_checks_fields_and_names_them() -> None:
     assert dps1.interpret(Frame(1, "HELLO", ("1", "fw-2.1", "SHOE-7"))) == dps1.Hello(1, "1", "fw-2.1", "SHOE-7")
     assert dps1.interpret(Frame(2, "FAULT", ("9", "JAM"))) == dps1.Fault(2, 9, "JAM")
     bad = [
-        (Frame(3, "DRAW", ("x", "Ah")), "ms"),
-        (Frame(3, "DRAW", ("5", "1h")), "card '1h'"),
-        (Frame(3, "DRAW", ("5",)), "2 fields expected, got 1"),
-        (Frame(3, "HELLO", ("2", "fw", "id")), "protocol version '2'"),
-        (Frame(3, "HB", ()), "1 fields expected, got 0"),
+        (Frame(3, "DRAW", ("x", "Ah")), "ms", "'x'"),
+        (Frame(3, "DRAW", ("5", "1h")), "card field", "card '1h'"),
+        (Frame(3, "DRAW", ("5",)), "2 fields expected, got 1", "'5'"),
+        (Frame(3, "HELLO", ("2", "fw", "id")), "another protocol version", "protocol version '2'"),
+        (Frame(3, "HB", ()), "1 fields expected, got 0", "()"),
     ]
-    for frame, words in bad:
+    for frame, words, secret in bad:
         try:
             dps1.interpret(frame)
         except dps1.FrameError as exc:
             assert words in str(exc) and exc.reason is Reason.BAD_FRAME
+            assert secret in exc.secret and secret not in str(exc)
         else:
             raise AssertionError(f"{frame} accepted")
     try:
