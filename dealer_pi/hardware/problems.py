@@ -37,6 +37,7 @@ class Reason(enum.Enum):
     DISCONNECT = "disconnect"
     SHOE_FAULT = "shoe fault"
     SHOE_RESTARTED = "shoe restarted"
+    STRAY = "stray frame"  # did not fit the shoe's numbering and was not confirmed by the next frame
     UNREGISTERED_TAG = "unregistered tag"
     DOUBLE_DRAW = "possible double draw"
     SENSOR_FAULT = "sensor fault"

@@ -200,7 +200,7 @@ class SerialShoe:
                         last_frame = now
                         spoke = True
                         self.frames += 1
-                        self._apply(port, self._sequence(item, now), now)
+                        self._apply(port, self.sequencer.accept(item, now), now)
                     elif isinstance(item, dps1.Issue):
                         self._problem(item.reason, item.detail, item.seq, item.secret)
             self._apply(port, self.sequencer.tick(now), now)
@@ -214,20 +214,6 @@ class SerialShoe:
                     if not self._write(port, dps1.encode_command("HELLO?")):
                         return spoke
         return spoke
-
-    def _sequence(self, frame: dps1.Frame, now: int) -> Step:
-        nxt = self.sequencer.next_seq
-        # The shoe says HELLO at power-up and when asked, with its current number; one
-        # numbered before what we expect, and not a frame we asked for again, is a shoe
-        # that started over, not a gap to fill.
-        if (frame.kind == "HELLO" and nxt is not None and dps1.seq_after(nxt, frame.seq) < 0
-                and not self.sequencer.knows(frame.seq)):
-            step = self.sequencer.rebase(frame, now)
-            step.issues.insert(0, dps1.Issue(Reason.SHOE_RESTARTED,
-                                             f"the shoe started over (expected frame {nxt}, got HELLO {frame.seq})",
-                                             frame.seq))
-            return step
-        return self.sequencer.accept(frame, now)
 
     def _write(self, port: serial.Serial, data: bytes) -> bool:
         try:

@@ -73,8 +73,8 @@ def test_DEAL_NO_RABBIT_no_shoe_notice_names_a_card_to_the_dealer(table: Any, ca
     shoe.send_raw(b"$%d,DRAW,3374,Qs" % (seq + 5))
     shoe.draw("3c")
     # a well-framed line with a card in the wrong place, an unknown type, an over-long line
-    for kind, *fields in (("DRAW", "5", "Jh", "extra"), ("KD", "5", "Jh"), ("FAULT", "5", "JAM", "Td" * 120)):
-        shoe.send_raw(shoe.prepare(kind, *fields))
+    for kind, *fields in (("DRAW", "Jh", "extra"), ("KD", "Jh"), ("FAULT", "JAM", "Td" * 120)):
+        shoe.send_raw(shoe.prepare(kind, str(shoe.ms()), *fields))
     # a tag nobody registered, fault codes that could be cards, a double draw with its detail
     shoe.draw("U:04A1B2C3")
     shoe.fault("Ah")

@@ -143,8 +143,8 @@ def test_random_bytes_between_valid_frames_never_hide_a_frame(noise: list[bytes]
 
 # ---- sequencer ---------------------------------------------------------------------------
 
-def hb(seq: int) -> Frame:
-    return Frame(seq, "HB", (str(seq),))
+def hb(seq: int, ms: int = 0) -> Frame:
+    return Frame(seq, "HB", (str(ms),))
 
 
 def test_sequence_wraps_from_65535_to_0_without_a_gap() -> None:
@@ -193,25 +193,35 @@ def test_a_resent_frame_after_the_missing_ones_proves_them_gone() -> None:
     assert [f.seq for f in step.deliver] == [102, 103]
 
 
-def test_a_huge_jump_rebases_and_says_draws_possibly_missed() -> None:
-    s = Sequencer()
+def test_a_huge_jump_is_followed_once_the_next_frame_confirms_it() -> None:
+    s = Sequencer(resend_timeout_ms=500)
     s.accept(hb(5), 0)
-    step = s.accept(hb(9000), 1)
-    assert [f.seq for f in step.deliver] == [9000]
-    assert step.issues[0].reason is Reason.MISSED and not step.send
-    assert [f.seq for f in s.accept(hb(9001), 2).deliver] == [9001]
+    assert s.accept(hb(9000), 1).deliver == []  # set aside: one frame far ahead proves nothing
+    step = s.accept(hb(9001), 2)
+    # what the shoe can no longer have is reported at once; its last 64 frames are asked for
+    assert [i.reason for i in step.issues] == [Reason.MISSED, Reason.GAP]
+    assert step.missed == [range(6, 8936)] and step.send == [dps1.encode_command("RESEND", "8936")]
+    step = s.tick(502)
+    assert step.missed == [range(q, q + 1) for q in range(8936, 9000)]
+    assert [f.seq for f in step.deliver] == [9000, 9001]
 
 
-def test_numbers_far_behind_are_a_restarted_shoe_not_duplicates() -> None:
+def test_numbers_far_behind_followed_by_their_next_are_a_restarted_shoe() -> None:
     s = Sequencer()
     for seq in range(500, 503):
-        s.accept(hb(seq), 0)
-    step = s.accept(hb(3), 1)
+        s.accept(hb(seq, 9000 + seq), 0)
+    assert s.accept(hb(3, 40), 1).deliver == []
+    step = s.accept(hb(4, 540), 2)
+    # a shoe starts over from 0: frames 0..2 are asked for again
     assert [i.reason for i in step.issues] == [Reason.SHOE_RESTARTED]
-    assert [f.seq for f in step.deliver] == [3]
-    assert [f.seq for f in s.accept(hb(4), 2).deliver] == [4]
-    # a copy a few numbers back is still just a duplicate
-    assert s.accept(hb(2), 3).deliver == [] and s.duplicates == 1
+    assert "asked the shoe to resend 3 frames 0..2" in step.issues[0].detail
+    assert step.send == [dps1.encode_command("RESEND", "0")] and step.deliver == []
+    hello = Frame(0, "HELLO", ("1", "fw", "id"))
+    assert [f.seq for f in s.accept(hello, 3).deliver] == [0]
+    assert s.accept(hb(1, 10), 3).deliver == [hb(1, 10)]
+    assert [f.seq for f in s.accept(hb(2, 20), 3).deliver] == [2, 3, 4]
+    # the rest of the answer are copies
+    assert s.accept(hb(3, 40), 3).deliver == [] and s.duplicates == 1
 
 
 frame_st = st.builds(
@@ -245,7 +255,7 @@ def test_any_frame_stream_is_handled_without_an_exception(stream: list[tuple[Fra
 def test_dropped_frames_that_the_shoe_resends_all_arrive_in_order(start: int, n: int, data: st.DataObject) -> None:
     seqs = [(start + i) % 65536 for i in range(n)]
     dropped = set(data.draw(st.lists(st.sampled_from(seqs[1:]), max_size=n // 3), label="dropped")) if n > 1 else set()
-    history = {q: Frame(q, "HB", (str(q),)) for q in seqs}
+    history = {q: Frame(q, "HB", (str(i),)) for i, q in enumerate(seqs)}
     s = Sequencer()
     got: list[int] = []
     sent_upto = 0
