@@ -20,7 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_pi.runtime.wiring import Assistant
+    from dealer_pi.runtime.journal import JournalError
+    from dealer_pi.runtime.journal_check import startup_problem
+    from dealer_pi.runtime.wiring import Assistant, resolve
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
@@ -28,12 +30,24 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"dealer-pi serve: {exc}", file=sys.stderr)
         return 2
+    base_dir = Path(args.config).resolve().parent
+    journal = resolve(base_dir, config.journal.path)
+    problem = startup_problem(journal)  # read only: a damaged journal is left exactly as it is
+    if problem:
+        print(f"dealer-pi serve: {problem}", file=sys.stderr)
+        return 2
     try:
-        assistant = Assistant.from_config(config, base_dir=Path(args.config).resolve().parent,
-                                          host=args.host, port=args.port)
-    except (ValueError, OSError) as exc:
+        assistant = Assistant.from_config(config, base_dir=base_dir, host=args.host, port=args.port)
+    except (ValueError, OSError, JournalError) as exc:
         print(f"dealer-pi serve: {exc}", file=sys.stderr)
         return 2
+    runtime = assistant.runtime
+    runtime.devices.update("journal", state="ok", entries=runtime.journal.last_seq(),
+                           not_replayed=runtime.replay_mismatches)
+    if runtime.replay_mismatches:
+        n = runtime.replay_mismatches
+        print(f"dealer-pi serve: {n} journal {'entry' if n == 1 else 'entries'} did not replay as recorded "
+              "(the log names each); the table was rebuilt from what the rules accept", file=sys.stderr)
     if not config.web.dealer_token:
         print("dealer-pi serve: web.dealer_token is empty: the tablet cannot enter anything", file=sys.stderr)
     print(f"dealer-pi: serving {config.table.name!r} on {assistant.server.url}", flush=True)
