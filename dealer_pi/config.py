@@ -95,6 +95,7 @@ class WebSection:
     dealer_token: str = ""
     producer_token: str = ""
     stream_delay_s: int = 300  # public overlay delay, enforced by the server
+    public_hole_cards: str = "after-delay"  # after-delay | after-hand (required under 300 s)
     audit_log: str = "audit.log"  # every undelayed hole-card read; relative to the config file
     threads: int = 96  # waitress threads: each open event stream holds one
 

@@ -73,12 +73,14 @@ class Runtime:
     now_ms: Callable[[], int] = wall_ms
     devices: DeviceBoard = field(default_factory=DeviceBoard)
     on_alerts: Callable[[list[dict[str, Any]]], None] | None = None  # the alert light/buzzer: open alerts
+    public_hole_cards_after_hand: bool = False  # web.public_hole_cards = "after-hand"
 
     def __post_init__(self) -> None:
         self.queue: queue.Queue[_Work] = queue.Queue(maxsize=self.queue_size)
         self.journal = Journal(self.journal_path)
         self.clock = TableClock()
-        self.publisher = Publisher(self.stream_delay_s, self._render, self.now_ms)
+        self.publisher = Publisher(self.stream_delay_s, self._render, self.now_ms,
+                                   hole_cards_after_hand=self.public_hole_cards_after_hand)
         self.notices: Deque[dict[str, Any]] = collections.deque(maxlen=20)
         self.dropped_camera = 0
         self.accepted = 0  # observations journaled since start
@@ -118,6 +120,8 @@ class Runtime:
 
     def submit(self, kind: str, payload: Any, timeout: float = 5.0) -> Any:
         """Queue web work and wait for its result; raises the refusal (InputError, RuleViolation)."""
+        if not self._running:
+            raise Busy("the table is stopping; nothing was recorded")
         work = _Work(kind, payload, "web", threading.Event())
         try:
             self.queue.put(work, timeout=timeout)

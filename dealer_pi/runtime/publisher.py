@@ -9,7 +9,8 @@ the journal (nothing is lost, the journal has every event).
 The public view is a delayed copy: a batch is held back until ``delay_s`` has
 passed since it was journaled, and only then is it formatted and published,
 together with the state of that moment. Before that, the public view simply
-does not have it.
+does not have it. With ``hole_cards_after_hand`` (a delay too short to be safe
+on its own) the released copy shows no hole card until its hand is over.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque
 
-from .views import VIEWS, redact_notice
+from .views import VIEWS, redact_event, redact_notice
 
 
 def sse(kind: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
@@ -125,6 +126,7 @@ class Publisher:
     now_ms: Callable[[], int] = field(default=lambda: int(time.time() * 1000))
     channels: dict[str, Channel] = field(default_factory=lambda: {v: Channel() for v in VIEWS})
     public_batch: Batch | None = None
+    hole_cards_after_hand: bool = False  # the public copy shows hole cards only once the hand is over
 
     def __post_init__(self) -> None:
         self._held: Deque[_Held] = collections.deque()
@@ -164,8 +166,20 @@ class Publisher:
     def prime_public(self, batch: Batch | None) -> None:
         """The public state at start-up: the last batch already older than the delay."""
         if batch is not None:
-            self.public_batch = batch
-            self.channels["public"].publish(self.render("public", batch))
+            self._release(batch)
+
+    def _release(self, batch: Batch) -> None:
+        shown = self.for_public(batch)
+        self.public_batch = shown
+        self.channels["public"].publish(self.render("public", shown))
+
+    def for_public(self, batch: Batch) -> Batch:
+        """The batch as the public may have it once its delay has passed."""
+        if not self.hole_cards_after_hand:
+            return batch
+        over = (batch.table.get("hand") or {}).get("phase") == "complete"
+        events = [dict(ev, event=redact_event(ev["event"], "dealer")) for ev in batch.events]
+        return dataclasses.replace(batch, events=events, hole_cards=batch.hole_cards if over else {})
 
     def refresh(self, views: tuple[str, ...] = VIEWS, live: Batch | None = None) -> None:
         """Re-send the state (clock or devices changed): the live views from ``live``, the public
@@ -199,5 +213,4 @@ class Publisher:
                     self._cond.wait(min(max(wait, 0.001), 1.0))
                     continue
             for batch in due:
-                self.public_batch = batch
-                self.channels["public"].publish(self.render("public", batch))
+                self._release(batch)

@@ -125,5 +125,15 @@ def redact_notice(notice: dict[str, Any], view: str) -> dict[str, Any] | None:
 
 
 def has_hole_cards(event: dict[str, Any]) -> bool:
-    """Whether an event as journaled shows a hole card (for the audit log)."""
+    """Whether an event as sent shows a hole card (for the audit log)."""
     return event.get("type") in _HOLE_EVENTS and any(c is not None for c in event.get("cards") or ())
+
+
+def state_has_hole_cards(state: dict[str, Any]) -> bool:
+    """Whether a state message as sent shows a hole card (for the audit log).
+
+    >>> state_has_hole_cards({"hole_cards": {"3": ["Ah", None]}}), state_has_hole_cards({"hole_cards": {"3": [None]}})
+    (True, False)
+    """
+    holes = state.get("hole_cards") or {}
+    return any(c is not None for cards in holes.values() for c in (cards or ()))

@@ -57,6 +57,7 @@ class Assistant:
         runtime = Runtime(
             resolve(base_dir, config.journal.path), setup or default_setup(config),
             stream_delay_s=config.web.stream_delay_s,
+            public_hole_cards_after_hand=config.web.public_hole_cards == "after-hand",
         )
         runtime.start()
         try:
@@ -96,6 +97,7 @@ class Assistant:
     def stop(self) -> None:
         if self._stopped.is_set():
             return
+        self.server.stop_accepting()  # no new request from here on; those being served finish
         for fn in reversed(self._stoppers):
             try:
                 fn()

@@ -9,9 +9,9 @@ it early. Every error is JSON ``{"error": {"kind", "message", "where"?, "rule"?}
 
 from __future__ import annotations
 
-import threading
+import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -23,14 +23,15 @@ from dealer_pi.runtime.clock import check_command
 from dealer_pi.runtime.engine_thread import Busy, Runtime
 from dealer_pi.runtime.journal import JournalError
 from dealer_pi.runtime.publisher import sse
-from dealer_pi.runtime.views import ROLE_VIEW, has_hole_cards, redact_event
+from dealer_pi.runtime.views import ROLE_VIEW, has_hole_cards, redact_event, state_has_hole_cards
 
 from .auth import AuditLog, AuthError, Roles
+from .limits import StreamPlan, StreamSlots
 from .openapi import SPEC
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PING_S = 15.0
-API_THREADS = 16
+GONE_CHECK_S = 1.0  # how soon a stream whose client went away gives its slot back
 MAX_BODY = 64 * 1024
 
 PAGES = {
@@ -57,9 +58,10 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     roles = Roles(config.web.dealer_token, config.web.producer_token)
     audit = audit or AuditLog(config.web.audit_log)
     app.extensions["dealer_pi"] = {"runtime": runtime, "audit": audit, "roles": roles}
-    # Threads kept free for API calls and page loads whatever the number of viewers.
-    max_streams = max(1, config.web.threads - API_THREADS)
-    streams = threading.BoundedSemaphore(max_streams)
+    # Threads kept free for API calls and page loads, and for the dealer's and producer's own
+    # streams, whatever the number of viewers (limits.py).
+    slots = StreamSlots(StreamPlan.for_threads(config.web.threads))
+    app.extensions["dealer_pi"]["streams"] = slots
 
     def role() -> str:
         return roles.role_of(request.headers, request.args)
@@ -200,12 +202,17 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
                 raise InputError("Last-Event-ID", f"must be an event id (a whole number), got {raw!r}")
             last = int(str(raw))
         remote = request.remote_addr
-        if not streams.acquire(blocking=False):
-            # Each open stream holds a server thread: past the limit the API itself would stall.
-            raise Busy(f"too many open event streams (at most {max_streams}); try again shortly")
+        refused = slots.take(r, remote)
+        if refused is not None:
+            # Each open stream holds a server thread: past its share a role, or an address, waits.
+            resp = _error(refused.status, "busy", refused.message)
+            resp.headers["Retry-After"] = "5"
+            return resp
         if view == "live":
             audit.write("stream-open", r, remote, last_event_id=last)
-        stream = _Counted(_stream(runtime, view, last, audit if view == "live" else None, r, remote), streams)
+        gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+        stream = _Counted(_stream(runtime, view, last, audit if view == "live" else None, r, remote, gone),
+                          lambda: slots.give(r, remote))
         return Response(stream, mimetype="text/event-stream", headers={
             "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
         })
@@ -231,8 +238,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
 class _Counted:
     """An event stream that gives its slot back when it ends, however it ends (WSGI ``close``)."""
 
-    def __init__(self, stream: Iterator[bytes], slots: threading.BoundedSemaphore) -> None:
-        self.stream, self.slots, self.released = stream, slots, False
+    def __init__(self, stream: Iterator[bytes], give_back: Callable[[], None]) -> None:
+        self.stream, self.give_back, self.released = stream, give_back, False
 
     def __iter__(self) -> Iterator[bytes]:
         return self.stream
@@ -243,43 +250,67 @@ class _Counted:
         finally:
             if not self.released:
                 self.released = True
-                self.slots.release()
+                self.give_back()
 
 
-def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | None, role: str, remote: str | None) -> Iterator[bytes]:
-    """Backlog from the journal after ``last``, the current state, then live messages."""
+def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | None, role: str, remote: str | None,
+            gone: Callable[[], bool] = lambda: False) -> Iterator[bytes]:
+    """Backlog from the journal after ``last``, the current state, then live messages.
+
+    Ends soon after the client goes away (``gone``), so its slot is free for the next viewer.
+    The audit line at the end counts the messages that carried a hole card (state snapshots
+    with hole cards, and events with one), as sent on this stream.
+    """
     channel = runtime.publisher.channels[view]
     sent_id = last if last is not None else -1
-    holes = 0
+    counted = {"hole_card_messages": 0, "hole_card_events": 0}
+    as_event = _event_view(runtime, view)
+
+    def count(kind: str, data: dict[str, Any]) -> None:
+        if kind == "state" and state_has_hole_cards(data):
+            counted["hole_card_messages"] += 1
+        elif kind == "table" and has_hole_cards(data["event"]):
+            counted["hole_card_messages"] += 1
+            counted["hole_card_events"] += 1
+
+    def table(d: dict[str, Any], event_id: int) -> bytes:
+        shown = dict(d, event=redact_event(d["event"], as_event))
+        count("table", shown)
+        return sse("table", shown, event_id)
+
+    def state(data: dict[str, Any]) -> bytes:
+        count("state", data)
+        return sse("state", data, data["last_event_id"] or None)
+
     try:
-        cursor, state, top = channel.cursor()
+        cursor, snap, top = channel.cursor()
         if last is not None and last > top:
             last, sent_id = None, -1  # an id from another journal (the table was reset): start afresh
         yield b"retry: 2000\n\n"
         if last is not None:
             for ev in runtime.journal.iter_events(last, top):
-                d = ev.to_dict()
-                holes += has_hole_cards(d["event"]) and view != "dealer"
-                yield sse("table", dict(d, event=redact_event(d["event"], view)), ev.id)
+                yield table(ev.to_dict(), ev.id)
                 sent_id = ev.id
-        if state is None:
-            state = runtime.state(view)
-        yield sse("state", state, state["last_event_id"] or None)
-        sent_id = max(sent_id, state["last_event_id"])
-        while not channel.closed:
-            msgs = channel.wait(cursor, PING_S)
+        first = snap if snap is not None else runtime.state(view)
+        yield state(first)
+        sent_id = max(sent_id, first["last_event_id"])
+        quiet_since = time.monotonic()
+        while not channel.closed and not gone():
+            msgs = channel.wait(cursor, GONE_CHECK_S)
             if msgs is None:  # fell behind the channel's log: catch up from the journal
-                cursor, state, top = channel.cursor()
+                cursor, snap, top = channel.cursor()
                 for ev in runtime.journal.iter_events(sent_id, top):
-                    d = ev.to_dict()
-                    yield sse("table", dict(d, event=redact_event(d["event"], view)), ev.id)
+                    yield table(ev.to_dict(), ev.id)
                     sent_id = ev.id
-                if state is not None:
-                    yield sse("state", state, state["last_event_id"] or None)
+                if snap is not None:
+                    yield state(snap)
                 continue
             if not msgs:
-                yield b": ping\n\n"
+                if time.monotonic() - quiet_since >= PING_S:
+                    quiet_since = time.monotonic()
+                    yield b": ping\n\n"
                 continue
+            quiet_since = time.monotonic()
             for m in msgs:
                 cursor = m.seq
                 if m.kind == "table":
@@ -287,8 +318,14 @@ def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | Non
                     if m.event_id <= sent_id:
                         continue  # already sent from the backlog
                     sent_id = m.event_id
-                    holes += has_hole_cards(m.data["event"]) and view != "dealer"
+                count(m.kind, m.data)
                 yield m.raw
     finally:
         if audit is not None:
-            audit.write("stream-close", role, remote, last_event_id=sent_id, hole_card_events=holes)
+            audit.write("stream-close", role, remote, last_event_id=sent_id, **counted)
+
+
+def _event_view(runtime: Runtime, view: str) -> str:
+    """How events read back from the journal are shown on ``view``'s stream: as the channel shows
+    them (a public view that keeps hole cards until the hand ends shows events as the dealer does)."""
+    return "dealer" if view == "public" and runtime.publisher.hole_cards_after_hand else view

@@ -7,6 +7,7 @@ from typing import Any, Iterator
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runtime"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # attack.py, shared with benchmarks/load.py
 
 import live_helpers as H  # noqa: E402
 
