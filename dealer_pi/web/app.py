@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from flask import Flask, Response, jsonify, render_template, request
+from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from dealer_pi.config import Config
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.observations import observation_from_dict
+from dealer_pi.engine.setup import check_table
+from dealer_pi.engine.table_session import TableSetup
 from dealer_pi.runtime.clock import check_command
 from dealer_pi.runtime.engine_thread import Busy, Runtime
 from dealer_pi.runtime.journal import JournalError
@@ -33,6 +36,8 @@ WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PING_S = 15.0
 GONE_CHECK_S = 1.0  # how soon a stream whose client went away gives its slot back
 MAX_BODY = 64 * 1024
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 PAGES = {
     "/dealer": ("dealer.html", {"page": "dealer", "live": False}),
@@ -115,6 +120,16 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         app.logger.exception("unhandled error")
         return _error(500, "state", f"internal error: {type(exc).__name__}")
 
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        # A token in a page's address (?token=) must not leave in a Referer header; pages load
+        # nothing but their own scripts and styles (no inline code, nothing from elsewhere).
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        if resp.mimetype == "text/html":
+            resp.headers["Content-Security-Policy"] = CSP
+        return resp
+
     # ------------------------------------------------------------------ API
 
     @app.get("/healthz")
@@ -157,6 +172,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         data = body()
         if not isinstance(data, dict):
             raise InputError("setup", "must be an object")
+        entered = TableSetup.from_dict(data)
+        check_table(entered.seats, entered.button, entered.blinds, entered.ante)
         void = request.args.get("void_hand", "") in ("1", "true", "yes")
         runtime.submit("setup", {"setup": data, "void_hand": void})
         return jsonify({"setup": runtime.table.setup_dict(), "hand_running": runtime.table.running})
@@ -230,7 +247,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     @app.get("/")
     def index() -> Response:
         links = "".join(f'<li><a href="{u}">{u}</a></li>' for u in PAGES)
-        return Response(f"<!doctype html><title>dealer-pi</title><h1>{config.table.name}</h1><ul>{links}</ul>", mimetype="text/html")
+        name = escape(config.table.name)
+        return Response(f"<!doctype html><title>dealer-pi</title><h1>{name}</h1><ul>{links}</ul>", mimetype="text/html")
 
     return app
 

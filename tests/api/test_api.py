@@ -82,6 +82,12 @@ def test_non_json_and_oversized_bodies_are_4xx_json(live: Any) -> None:
     ({"blinds": [5, 10], "seats": {"1": 100, "12": 100}, "button": 1}, "setup.seats.12"),
     ({"blinds": [5, 10], "seats": {"1": 100, "2": 100}, "button": 1, "rake": 5}, "setup.rake"),
     ({"blinds": [5, 10], "seats": {"1": 100, "2": 100}, "button": 1, "profile": "casino-royale"}, "setup.profile"),
+    ({"blinds": [10, 5], "seats": {"1": 100, "2": 100}, "button": 1}, "setup.blinds"),  # BET-BLINDS
+    ({"blinds": [5, 10], "seats": {"1": 100, "2": 100}, "button": 4}, "setup.button"),  # no one on seat 4
+    ({"blinds": [5, 10], "seats": {"1": 100, "2": 0, "3": 100}, "button": 2}, "setup.button"),  # busted seat
+    ({"blinds": [5, 10], "seats": {"1": 10**40, "2": 100}, "button": 1}, "setup.seats.1"),
+    ({"blinds": [5, 10**40], "seats": {"1": 100, "2": 100}, "button": 1}, "setup.blinds"),
+    ({"blinds": [5, 10], "ante": 10**13, "seats": {"1": 100, "2": 100}, "button": 1}, "setup.ante"),
 ])
 def test_bad_setup_bodies_get_400_naming_the_field(live: Any, body: Any, where: str) -> None:
     r = live.post(body, path="/api/setup?void_hand=1")
