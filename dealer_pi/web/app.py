@@ -36,6 +36,8 @@ WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PING_S = 15.0
 GONE_CHECK_S = 1.0  # how soon a stream whose client went away gives its slot back
 MAX_BODY = 64 * 1024
+MAX_DEPTH = 32  # JSON nesting; no body the API takes is more than 4 deep
+MAX_ID = 2**63 - 1  # the largest number SQLite keeps: event ids and hand numbers
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
@@ -46,6 +48,42 @@ PAGES = {
     "/overlay/live": ("overlay.html", {"page": "overlay", "live": True}),
     "/clock": ("clock.html", {"page": "clock", "live": False}),
 }
+
+
+def check_depth(data: Any) -> None:
+    """Refuse JSON nested deeper than ``MAX_DEPTH`` (walked without recursion).
+
+    >>> check_depth({"a": [[1]]})
+    >>> import json
+    >>> check_depth(json.loads("[" * 40 + "]" * 40))
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: body: is nested more than 32 levels deep
+    """
+    todo = [(data, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise InputError("body", f"is nested more than {MAX_DEPTH} levels deep")
+        if isinstance(node, dict):
+            todo += [(v, depth + 1) for v in node.values()]
+        elif isinstance(node, list):
+            todo += [(v, depth + 1) for v in node]
+
+
+def event_id(raw: str, where: str) -> int:
+    """An event id from a header or a query: ASCII digits only (``'²'.isdigit()`` is true), at most 2**63-1.
+
+    >>> event_id("42", "Last-Event-ID")
+    42
+    >>> event_id("²", "last_event_id")
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: last_event_id: must be an event id (a whole number), got '²'
+    """
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and int(raw) <= MAX_ID):
+        raise InputError(where, f"must be an event id (a whole number), got {raw[:40]!r}")
+    return int(raw)
 
 
 def _error(status: int, kind: str, message: str, **extra: Any) -> Response:
@@ -80,9 +118,13 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     def body() -> Any:
         if not request.is_json:
             raise InputError("body", "must be JSON (Content-Type: application/json)")
-        data = request.get_json(silent=True)
+        try:
+            data = request.get_json(silent=True)
+        except RecursionError:  # nested too deep for the parser itself
+            raise InputError("body", f"is nested more than {MAX_DEPTH} levels deep") from None
         if data is None:
             raise InputError("body", "is not valid JSON")
+        check_depth(data)
         return data
 
     @app.errorhandler(AuthError)
@@ -200,6 +242,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     def hand(hand: int) -> Response:
         r = role()
         Roles.require(r, "producer")
+        if hand > MAX_ID:
+            raise InputError("hand", f"a hand number is at most {MAX_ID}")
         events = runtime.journal.hand_events(hand)
         if events is None:
             return _error(404, "not_found", f"no finished hand number {hand}")
@@ -212,12 +256,11 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     def events() -> Response:
         r = role()
         view = view_for(r)
-        raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+        header = request.headers.get("Last-Event-ID")
+        raw, where = (header, "Last-Event-ID") if header else (request.args.get("last_event_id"), "last_event_id")
         last: int | None = None
         if raw not in (None, ""):
-            if not str(raw).isdigit():
-                raise InputError("Last-Event-ID", f"must be an event id (a whole number), got {raw!r}")
-            last = int(str(raw))
+            last = event_id(str(raw), where)
         remote = request.remote_addr
         refused = slots.take(r, remote)
         if refused is not None:
