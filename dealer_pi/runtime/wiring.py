@@ -15,11 +15,14 @@ from .engine_thread import Runtime
 log = logging.getLogger("dealer_pi.wiring")
 
 
-def default_setup(config: Config) -> dict[str, Any]:
-    """The setup a brand-new journal starts from, until the dealer enters the real one on /setup."""
+def default_setup(config: Config, base_dir: Path = Path(".")) -> dict[str, Any]:
+    """The setup a brand-new journal starts from, until the dealer enters the real one on /setup.
+
+    ``table.profile_file`` (relative to the config's folder) gives the profile and its overrides.
+    """
     t = config.table
     seats = max(2, min(t.seats, 10))
-    return {
+    out: dict[str, Any] = {
         "profile": t.profile,
         "structure": t.structure,
         "blinds": [t.small_blind, t.big_blind],
@@ -27,6 +30,11 @@ def default_setup(config: Config) -> dict[str, Any]:
         "seats": {str(s): 100 * t.big_blind for s in range(1, seats + 1)},
         "button": 1,
     }
+    if t.profile_file:
+        from dealer_pi.profile_file import read_profile_file
+
+        out["profile"], out["overrides"] = read_profile_file(resolve(base_dir, t.profile_file))
+    return out
 
 
 def resolve(base: Path, path: str) -> Path:
@@ -55,7 +63,7 @@ class Assistant:
         setup: dict[str, Any] | None = None, attach: bool = True,
     ) -> "Assistant":
         runtime = Runtime(
-            resolve(base_dir, config.journal.path), setup or default_setup(config),
+            resolve(base_dir, config.journal.path), setup or default_setup(config, base_dir),
             stream_delay_s=config.web.stream_delay_s,
             public_hole_cards_after_hand=config.web.public_hole_cards == "after-hand",
         )
