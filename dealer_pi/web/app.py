@@ -26,7 +26,7 @@ from dealer_pi.runtime.clock import check_command
 from dealer_pi.runtime.engine_thread import Busy, Runtime
 from dealer_pi.runtime.journal import JournalError
 from dealer_pi.runtime.publisher import sse
-from dealer_pi.runtime.views import ROLE_VIEW, has_hole_cards, redact_event, state_has_hole_cards
+from dealer_pi.runtime.views import ROLE_VIEW, has_hole_cards, redact_event, scrub_cards, state_has_hole_cards
 
 from .auth import AuditLog, AuthError, Roles
 from .limits import StreamPlan, StreamSlots
@@ -140,7 +140,13 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
 
     @app.errorhandler(RuleViolation)
     def _rule(exc: RuleViolation) -> Response:
-        return _error(409, "rule", exc.message, rule=exc.rule)
+        # The engine's reasons may name a card from the table's state (a hole card, a burn): only
+        # the producer may read those; anyone else is told the rule without the card.
+        try:
+            producer = role() == "producer"
+        except AuthError:
+            producer = False
+        return _error(409, "rule", exc.message if producer else scrub_cards(exc.message), rule=exc.rule)
 
     @app.errorhandler(Busy)
     def _busy(exc: Busy) -> Response:

@@ -143,3 +143,21 @@ def test_DEAL_NO_RABBIT_old_style_notice_texts_are_scrubbed_for_the_dealer(messa
     shown = redact_notice({"ts_ms": 1, "source": "x", "message": message, "rule": None}, "dealer")
     assert shown is not None and card_free(shown), shown
     assert redact_notice({"message": message}, "public") is None
+
+
+def test_DEAL_NO_RABBIT_a_rule_refusal_names_no_card_but_to_the_producer(tmp_path: Path) -> None:
+    from dealer_pi.web.app import create_app
+
+    rt = H.runtime(tmp_path)
+    app = create_app(H.config(tmp_path), rt)
+    refusal = RuleViolation("DEAL-DECK", "Kd is already on the table: a card seen twice is a foul deck")
+    try:
+        for token, named in ((H.DEALER, False), (None, False), ("not-a-token", False), (H.PRODUCER, True)):
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            with app.test_request_context("/api/observations", headers=headers):
+                resp = app.handle_user_exception(refusal)
+            body = resp.get_json()["error"]
+            assert resp.status_code == 409 and body["rule"] == "DEAL-DECK"
+            assert ("Kd" in body["message"]) is named, (token, body)
+    finally:
+        rt.stop()
