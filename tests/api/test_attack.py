@@ -12,34 +12,20 @@ import socket
 import time
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 import attack as A
 import live_helpers as H
-from dealer_pi.web.app import create_app
-from dealer_pi.web.auth import AuditLog
-from dealer_pi.web.server import Server
 
 DEALER_S = 1.0  # the bound: the dealer still acts within a second, whatever else is open
 
 
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Any, Server]]:
-    rt = H.runtime(tmp_path, 300)
-    app = create_app(H.config(tmp_path), rt, audit=AuditLog(tmp_path / "audit.log"))
-    # A long request timeout here: the half-open connections must still be open while the dealer acts.
-    server = Server(app, port=0, request_timeout_s=60).start()
-    yield rt, server
-    server.close()
-    rt.stop()
-
-
 @pytest.mark.timeout(180)
-def test_the_dealer_acts_while_150_requests_hang_half_sent_and_120_public_streams_are_asked_for(
-        served: tuple[Any, Server]) -> None:
-    rt, server = served
+def test_the_dealer_acts_while_150_requests_hang_half_sent_and_120_public_streams_are_asked_for(serve: Any) -> None:
+    # A long request timeout here: the half-open connections must still be open while the dealer acts.
+    rt, server = serve(request_timeout_s=60)
     port = server.port
     with ExitStack() as stack:
         hanging = A.half_open(port, 150, addresses=10, stack=stack)
@@ -61,55 +47,45 @@ def test_the_dealer_acts_while_150_requests_hang_half_sent_and_120_public_stream
         assert all(A.still_open(s) for s in hanging)
 
 
-def test_a_request_half_sent_is_dropped_after_the_request_timeout_even_a_byte_at_a_time(tmp_path: Path) -> None:
-    rt = H.runtime(tmp_path)
-    server = Server(create_app(H.config(tmp_path), rt), port=0, request_timeout_s=1.0).start()
-    try:
-        with ExitStack() as stack:
-            idle = A.half_open(server.port, 3, addresses=1, stack=stack)
-            trickle = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-            stack.callback(trickle.close)
-            closed_at = None
-            for i in range(60):  # one byte every 0.1 s keeps the connection busy, never complete
-                if not A.still_open(trickle):
-                    closed_at = i
-                    break
-                try:
-                    trickle.send(b"GET / HTTP/1.1\r\nX: "[i % 20:i % 20 + 1] or b"a")
-                except OSError:
-                    closed_at = i
-                    break
-                time.sleep(0.1)
-            assert closed_at is not None, "a request trickled for 6 s was not dropped"
-            deadline = time.monotonic() + 10
-            while any(A.still_open(s) for s in idle) and time.monotonic() < deadline:
-                time.sleep(0.1)
-            assert not any(A.still_open(s) for s in idle)
-            # a complete request on a fresh connection is answered as ever
-            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
-            conn.request("GET", "/healthz")
-            assert json.loads(conn.getresponse().read()) == {"ok": True}
-            conn.close()
-    finally:
-        server.close()
-        rt.stop()
+def test_a_request_half_sent_is_dropped_after_the_request_timeout_even_a_byte_at_a_time(serve: Any) -> None:
+    _, server = serve(request_timeout_s=1.0)
+    with ExitStack() as stack:
+        idle = A.half_open(server.port, 3, addresses=1, stack=stack)
+        trickle = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        stack.callback(trickle.close)
+        closed_at = None
+        for i in range(60):  # one byte every 0.1 s keeps the connection busy, never complete
+            if not A.still_open(trickle):
+                closed_at = i
+                break
+            try:
+                trickle.send(b"GET / HTTP/1.1\r\nX: "[i % 20:i % 20 + 1] or b"a")
+            except OSError:
+                closed_at = i
+                break
+            time.sleep(0.1)
+        assert closed_at is not None, "a request trickled for 6 s was not dropped"
+        deadline = time.monotonic() + 10
+        while any(A.still_open(s) for s in idle) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(A.still_open(s) for s in idle)
+        # a complete request on a fresh connection is answered as ever
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn.request("GET", "/healthz")
+        assert json.loads(conn.getresponse().read()) == {"ok": True}
+        conn.close()
 
 
-def test_one_address_cannot_take_every_connection(tmp_path: Path) -> None:
-    rt = H.runtime(tmp_path)
-    server = Server(create_app(H.config(tmp_path), rt), port=0, per_address=8).start()
-    try:
-        with ExitStack() as stack:
-            socks = A.half_open(server.port, 20, addresses=1, stack=stack)
-            deadline = time.monotonic() + 10
-            while sum(A.still_open(s) for s in socks) > 8 and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert sum(A.still_open(s) for s in socks) == 8  # the first 8 stay; the rest are closed at once
-            status, _ = A.post(server.port, H.DEALER, {"type": "dealer", "declare": "undo"}, timeout=5)
-            assert status in (200, 400, 409)  # answered: the dealer's own address has room
-    finally:
-        server.close()
-        rt.stop()
+def test_one_address_cannot_take_every_connection(serve: Any) -> None:
+    _, server = serve(per_address=8)
+    with ExitStack() as stack:
+        socks = A.half_open(server.port, 20, addresses=1, stack=stack)
+        deadline = time.monotonic() + 10
+        while sum(A.still_open(s) for s in socks) > 8 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sum(A.still_open(s) for s in socks) == 8  # the first 8 stay; the rest are closed at once
+        status, _ = A.post(server.port, H.DEALER, {"type": "dealer", "declare": "undo"}, timeout=5)
+        assert status in (200, 400, 409)  # answered: the dealer's own address has room
 
 
 @pytest.mark.timeout(120)

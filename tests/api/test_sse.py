@@ -62,13 +62,8 @@ class SSEClient:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Any, Server]]:
-    rt = H.runtime(tmp_path, 300)
-    app = create_app(H.config(tmp_path), rt, audit=AuditLog(tmp_path / "audit.log"))
-    server = Server(app, port=0, threads=16).start()
-    yield rt, server
-    rt.stop()
-    server.close()
+def served(serve: Any) -> tuple[Any, Server]:
+    return serve(threads=16)  # type: ignore[no-any-return]
 
 
 def _post(port: int, obs: dict[str, Any]) -> dict[str, Any]:
