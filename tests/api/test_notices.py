@@ -161,3 +161,32 @@ def test_DEAL_NO_RABBIT_a_rule_refusal_names_no_card_but_to_the_producer(tmp_pat
             assert ("Kd" in body["message"]) is named, (token, body)
     finally:
         rt.stop()
+
+
+def test_DEAL_NO_RABBIT_the_beam_shoes_notices_name_no_card_either(tmp_path: Path) -> None:
+    import time
+
+    pins = MockFactory(pin_class=MockPWMPin)
+    rt = H.runtime(tmp_path)
+    config = config_from_dict({"shoe": {"kind": "gpio"},
+                               "gpio": {"min_card_ms": 20, "max_card_ms": 100, "min_gap_ms": 200, "stuck_ms": 300}})
+    closers = attach_devices(rt, config, tmp_path, pin_factory=pins)
+    beam = pins.pin(17)
+    try:
+        beam.drive_low()  # a card too long in the beam: possible double draw, then stuck: sensor fault
+        time.sleep(0.45)
+        beam.drive_high()  # clear again: recovered
+        for _ in range(2):  # two cards too close together
+            beam.drive_low()
+            time.sleep(0.04)
+            beam.drive_high()
+            time.sleep(0.03)
+        want = {Reason.DOUBLE_DRAW, Reason.SENSOR_FAULT, Reason.SENSOR_RECOVERED}
+        wait_for(lambda: want <= {r for n in notices(rt, "live") for r in Reason if n["message"].startswith(r.value)})
+        assert all(card_free(n) for n in notices(rt, "dealer"))
+        assert len(notices(rt, "dealer")) == len(notices(rt, "live"))
+    finally:
+        for c in closers:
+            c()
+        rt.stop()
+        pins.reset()
