@@ -3,8 +3,9 @@
 Each open stream holds one of waitress's threads for as long as it lasts. The
 threads are shared out so that no viewer can lock the table out: some are
 always left for API calls and page loads, some are kept for the dealer's and
-the producer's own streams, and the public gets the rest, at most a few per
-client address, so one machine cannot take them all.
+the producer's own streams, and the rest are shared: the public may use them,
+at most a few per client address so one machine cannot take them all, and the
+dealer and the producer may too once their own are in use.
 
 >>> plan = StreamPlan.for_threads(96)
 >>> plan.api, plan.per_role, plan.public
@@ -16,6 +17,11 @@ client address, so one machine cannot take them all.
 Refusal(status=429, message='too many open public streams from 10.0.0.7 (at most 4 per address)')
 >>> slots.take("dealer", "10.0.0.7") is None  # the dealer's own slots are not the public's
 True
+>>> full = StreamSlots(StreamPlan(api=16, per_role=1, public=1))
+>>> full.take("public", "a"), full.take("public", "b")[0]  # the shared slot is taken...
+(None, 503)
+>>> full.take("dealer", "a") is None, full.take("dealer", "a")[0]  # ...the dealer still has its own
+(True, 503)
 """
 
 from __future__ import annotations
@@ -60,22 +66,28 @@ class StreamSlots:
         self.plan = plan
         self._lock = threading.Lock()
         self._open = {"dealer": 0, "producer": 0, "public": 0}
+        self._borrowed = {"dealer": 0, "producer": 0}  # role streams in shared slots
         self._by_address: dict[str, int] = {}
+
+    def _shared_free(self) -> bool:
+        return self._open["public"] + sum(self._borrowed.values()) < self.plan.public
 
     def take(self, role: str, address: str | None) -> Refusal | None:
         """A slot for a stream of ``role`` from ``address``: None when taken, else why it is refused."""
         addr = address or "?"
         with self._lock:
             if role != "public":
-                if self._open[role] >= self.plan.per_role:
-                    return Refusal(503, f"the {role}'s {self.plan.per_role} event streams are all open; "
-                                        "close one (another tab?)")
+                if self._open[role] - self._borrowed[role] >= self.plan.per_role:
+                    if not self._shared_free():
+                        return Refusal(503, f"the {role}'s {self.plan.per_role} event streams and every shared one "
+                                            "are open; close one (another tab?)")
+                    self._borrowed[role] += 1
                 self._open[role] += 1
                 return None
             if self._by_address.get(addr, 0) >= self.plan.per_address:
                 return Refusal(429, f"too many open public streams from {addr} "
                                     f"(at most {self.plan.per_address} per address)")
-            if self._open["public"] >= self.plan.public:
+            if not self._shared_free():
                 return Refusal(503, f"all {self.plan.public} public event streams are open; try again shortly")
             self._open["public"] += 1
             self._by_address[addr] = self._by_address.get(addr, 0) + 1
@@ -85,12 +97,15 @@ class StreamSlots:
         addr = address or "?"
         with self._lock:
             self._open[role] -= 1
-            if role == "public":
-                left = self._by_address.get(addr, 1) - 1
-                if left:
-                    self._by_address[addr] = left
-                else:
-                    self._by_address.pop(addr, None)
+            if role != "public":
+                if self._borrowed[role]:
+                    self._borrowed[role] -= 1
+                return
+            left = self._by_address.get(addr, 1) - 1
+            if left:
+                self._by_address[addr] = left
+            else:
+                self._by_address.pop(addr, None)
 
     def counts(self) -> dict[str, int]:
         with self._lock:
