@@ -325,8 +325,8 @@ SPEC: dict[str, Any] = {
                     "400": _ERRORS["400"],
                     "401": _ERRORS["401"],
                     "429": _json(_ERROR, "this address already has its 4 public streams open; retry after Retry-After"),
-                    "503": _json(_ERROR, "every stream of this role is open (16 threads are kept for the API, 8 "
-                                         "streams each for the dealer and the producer, the rest are public); retry"),
+                    "503": _json(_ERROR, "every stream this role may open is open (16 threads are kept for the API, "
+                                         "8 streams each for the dealer and the producer, the rest are shared); retry"),
                 },
             }
         },
