@@ -179,6 +179,8 @@ class Runtime:
     # ------------------------------------------------------------------ views
 
     def _state(self, view: str, batch: Batch | None) -> dict[str, Any]:
+        if view == "public" and batch is not None:
+            batch = self.publisher.for_public(batch)
         now = self.now_ms()
         devices = self.devices.view()
         devices["queue"] = {"depth": self.queue.qsize(), "capacity": self.queue_size, "dropped_frames": self.dropped_camera}
@@ -203,6 +205,8 @@ class Runtime:
         }
 
     def _render(self, view: str, batch: Batch) -> list[tuple[str, int | None, dict[str, Any]]]:
+        if view == "public":
+            batch = self.publisher.for_public(batch)
         items: list[tuple[str, int | None, dict[str, Any]]] = [
             ("table", ev["id"], dict(ev, event=redact_event(ev["event"], view))) for ev in batch.events
         ]

@@ -166,15 +166,12 @@ class Publisher:
     def prime_public(self, batch: Batch | None) -> None:
         """The public state at start-up: the last batch already older than the delay."""
         if batch is not None:
-            self._release(batch)
-
-    def _release(self, batch: Batch) -> None:
-        shown = self.for_public(batch)
-        self.public_batch = shown
-        self.channels["public"].publish(self.render("public", shown))
+            self.public_batch = batch
+            self.channels["public"].publish(self.render("public", batch))
 
     def for_public(self, batch: Batch) -> Batch:
-        """The batch as the public may have it once its delay has passed."""
+        """The batch as the public view shows it once its delay has passed (``render`` and the
+        snapshot ask for it): with ``hole_cards_after_hand``, no hole card while its hand runs."""
         if not self.hole_cards_after_hand:
             return batch
         over = (batch.table.get("hand") or {}).get("phase") == "complete"
@@ -213,4 +210,5 @@ class Publisher:
                     self._cond.wait(min(max(wait, 0.001), 1.0))
                     continue
             for batch in due:
-                self._release(batch)
+                self.public_batch = batch
+                self.channels["public"].publish(self.render("public", batch))
