@@ -72,7 +72,9 @@ def client_process(port: int, n: int, conn: Any) -> None:
     request = (f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n"
                "Accept: text/event-stream\r\n\r\n").encode()
     for i in range(n):
-        s = socket.create_connection(("127.0.0.1", port))
+        # One loopback address each, like the tablets and screens they stand for (the server lets one
+        # address hold only so many connections).
+        s = socket.create_connection(("127.0.0.1", port), source_address=(f"127.0.{3 + i // 250}.{i % 250 + 1}", 0))
         s.sendall(request)
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, i)

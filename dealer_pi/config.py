@@ -41,7 +41,7 @@ class TableSection:
 
 @dataclass(frozen=True)
 class ShoeSection:
-    kind: str = "none"  # none | gpio | serial | virtual
+    kind: str = "none"  # none | gpio | serial
     port: str = ""
     usb_vid: int = 0
     usb_pid: int = 0
@@ -96,6 +96,7 @@ class WebSection:
     producer_token: str = ""
     stream_delay_s: int = 300  # public overlay delay, enforced by the server
     secure_delay: bool = False  # the producer's live view (hole cards, equities) waits for the delay too
+    public_hole_cards: str = "after-delay"  # after-delay | after-hand (required under 300 s)
     audit_log: str = "audit.log"  # every undelayed hole-card read; relative to the config file
     threads: int = 96  # waitress threads: each open event stream holds one
 
@@ -220,6 +221,9 @@ def load_config(path: str | Path) -> Config:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError([("(file)", f"cannot read: {exc.strerror or exc}")], str(p)) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError([("(file)", f"is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")],
+                          str(p)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

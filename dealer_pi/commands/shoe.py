@@ -104,7 +104,8 @@ def message_dict(msg: dps1.Message, registration: DeckRegistration | None = None
 def _text(d: dict[str, Any]) -> str:
     kind = d["type"]
     if kind == "problem":
-        return f"PROBLEM {d['reason']}: {d['detail']}"
+        # `shoe listen` is the technician's console: the frame's own bytes are shown too.
+        return f"PROBLEM {d['reason']}: {d['detail']}" + (f" [{d['secret']}]" if d.get("secret") else "")
     if kind == "state":
         return f"-- {d['state']}: {d['detail']}"
     rest = " ".join(f"{k}={v}" for k, v in d.items() if k not in ("type", "seq"))

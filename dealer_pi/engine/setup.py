@@ -25,6 +25,9 @@ from typing import Final, NamedTuple
 from .errors import InputError
 
 MAX_SEATS: Final = 10
+# More chips than any table holds, and small enough that every sum of them stays exact as a
+# JavaScript number (2**53) on the tablet and the overlays.
+MAX_CHIPS: Final = 10**12
 
 
 class _Layout(NamedTuple):
@@ -155,6 +158,35 @@ def check_setup(setup: HandSetup) -> None:
         raise InputError("setup.small_bet", "must be a whole number >= 1")
     if isinstance(setup.big_bet, bool) or not isinstance(setup.big_bet, int) or setup.big_bet < 0:
         raise InputError("setup.big_bet", "must be a whole number >= 0")
+
+
+def check_table(seats: Mapping[int, int], button: int, blinds: tuple[int, int], ante: int,
+                where: str = "setup") -> None:
+    """Refuse a table that a dealer entering a setup cannot mean; errors name the field.
+
+    A new table's button is on a seated player: a dead button (TABLE-DEAD-BUTTON) only comes
+    about as the button moves between hands.
+
+    >>> check_table({1: 1000, 2: 1000}, 1, (10, 5), 0)
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: setup.blinds: the small blind (10) is more than the big blind (5) (BET-BLINDS)
+    >>> check_table({1: 1000, 2: 1000}, 4, (5, 10), 0)
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: setup.button: seat 4 has no player with chips: put the button on a seated player
+    """
+    small, big = blinds
+    for name, amount in (("blinds", small), ("blinds", big), ("ante", ante)):
+        if amount > MAX_CHIPS:
+            raise InputError(f"{where}.{name}", f"{amount} is more than {MAX_CHIPS} chips")
+    if small > big:
+        raise InputError(f"{where}.blinds", f"the small blind ({small}) is more than the big blind ({big}) (BET-BLINDS)")
+    for seat, stack in seats.items():
+        if stack > MAX_CHIPS:
+            raise InputError(f"{where}.seats.{seat}", f"a stack of {stack} is more than {MAX_CHIPS} chips")
+    if seats.get(button, 0) <= 0:
+        raise InputError(f"{where}.button", f"seat {button} has no player with chips: put the button on a seated player")
 
 
 def default_small_blind(big_blind: int, structure: Structure = Structure.NO_LIMIT) -> int:

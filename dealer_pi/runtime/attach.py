@@ -43,7 +43,7 @@ def pattern_for(alerts: list[dict[str, Any]]) -> str:
 
 def _problem_sink(runtime: Runtime) -> Callable[[Problem], None]:
     def sink(p: Problem) -> None:
-        runtime.report(p.source, f"{p.reason.value}: {p.detail}")
+        runtime.report(p.source, f"{p.reason.value}: {p.detail}", secret=p.secret)
     return sink
 
 
@@ -136,7 +136,7 @@ def attach_devices(runtime: Runtime, config: Config, base_dir: Path, pin_factory
         runtime.devices.update("buttons", present=False, state="failed", detail=str(exc))
     if config.camera.source != "none":
         try:
-            closers.append(attach_camera(runtime, config))
+            closers.append(attach_camera(runtime, config, base_dir=base_dir))
         except Exception as exc:
             log.error("camera: %s", exc)
             runtime.devices.update("camera", source=config.camera.source, fps=0.0, calibration="none",
@@ -148,6 +148,7 @@ def attach_devices(runtime: Runtime, config: Config, base_dir: Path, pin_factory
 
 def attach_camera(
     runtime: Runtime, config: Config, *, source: Any = None, zones: Any = None, emit: bool = True, label: str = "",
+    base_dir: Path = Path("."),
 ) -> Closer:
     """Camera -> vision pipeline -> the engine queue, frames dropped rather than ever blocking.
 
@@ -156,24 +157,31 @@ def attach_camera(
     observation is made, and the dashboard says so); a camera that moves later
     is reported. ``emit=False`` runs the pipeline for its status only.
     """
+    import dataclasses
     import threading
 
     from dealer_pi.engine.errors import InputError
-    from dealer_pi.vision.calibration import CameraWatch, calibrate, default_layout
-    from dealer_pi.vision.pipeline import VisionPipeline
-    from dealer_pi.vision.sources import LatestFrameStage, open_source, pump
+    from dealer_pi.vision.calibration import CameraWatch, calibrate
+    from dealer_pi.vision.pipeline import pipeline_from_config
+    from dealer_pi.vision.sources import open_source, pump
+
+    from .wiring import resolve
 
     c = config.camera
-    src = source if source is not None else open_source(c.source, c.device, c.width, c.height, c.fps)
-    stage = LatestFrameStage(maxsize=1)
+    # Files named in the config are read from the config's folder.
+    c = dataclasses.replace(c, **{k: str(resolve(base_dir, getattr(c, k))) for k in ("layout_file", "enrolment_file")
+                                  if getattr(c, k)})
+    device = str(resolve(base_dir, c.device)) if c.source == "file" else c.device
+    src = source if source is not None else open_source(c.source, device, c.width, c.height, c.fps)
+    pipeline, stage = pipeline_from_config(c, config.table.seats)
+    pipeline.zones = zones
+    layout = pipeline.layout
     stop = threading.Event()
-    pipeline = VisionPipeline(zones=zones)
     calibration = ["simulated zones" if zones is not None else "waiting for the table's markers"]
     board = runtime.devices
     name = label or c.source
 
     def vision() -> None:
-        layout = default_layout(config.table.seats)
         while pipeline.zones is None and not stop.is_set():
             item = stage.get(timeout=0.2)
             if item is None:

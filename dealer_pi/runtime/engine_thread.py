@@ -39,7 +39,7 @@ from .devices import DeviceBoard
 from .journal import Journal, JournalError
 from .publisher import Batch, Publisher
 from .table import Table
-from .views import VIEWS, redact_event, redact_state
+from .views import VIEWS, redact_event, redact_notice, redact_state
 
 log = logging.getLogger("dealer_pi.runtime")
 
@@ -85,12 +85,14 @@ class Runtime:
     secure_delay: bool = False  # web.secure_delay: no view sees a hole card or an equity before the delay
     proposed_setup: Mapping[str, Any] | None = None
     floor: Any = None  # the card room's floor (dealer_pi.floor.table_side.TableFloor); None: the table plays alone
+    public_hole_cards_after_hand: bool = False  # web.public_hole_cards = "after-hand"
 
     def __post_init__(self) -> None:
         self.queue: queue.Queue[_Work] = queue.Queue(maxsize=self.queue_size)
         self.journal = Journal(self.journal_path)
         self.clock = TableClock()
-        self.publisher = Publisher(self.stream_delay_s, self._render, self.now_ms, secure=self.secure_delay)
+        self.publisher = Publisher(self.stream_delay_s, self._render, self.now_ms, secure=self.secure_delay,
+                                   hole_cards_after_hand=self.public_hole_cards_after_hand)
         self.ticker = Ticker()
         self.desk = EquityDesk(ready=self._equity_ready)
         self.notices: Deque[dict[str, Any]] = collections.deque(maxlen=20)
@@ -134,6 +136,8 @@ class Runtime:
 
     def submit(self, kind: str, payload: Any, timeout: float = 5.0) -> Any:
         """Queue web work and wait for its result; raises the refusal (InputError, RuleViolation)."""
+        if not self._running:
+            raise Busy("the table is stopping; nothing was recorded")
         work = _Work(kind, payload, "web", threading.Event())
         try:
             self.queue.put(work, timeout=timeout)
@@ -220,6 +224,8 @@ class Runtime:
     # ------------------------------------------------------------------ views
 
     def _state(self, view: str, batch: Batch | None) -> dict[str, Any]:
+        if view == "public" and batch is not None:
+            batch = self.publisher.for_public(batch)
         now = self.now_ms()
         devices = self.devices.view()
         devices["queue"] = {"depth": self.queue.qsize(), "capacity": self.queue_size, "dropped_frames": self.dropped_camera}
@@ -242,7 +248,7 @@ class Runtime:
             "hole_cards": None if view == "dealer" else batch.hole_cards,
             "clock": self.clock_view(),
             "devices": devices,
-            "notices": [] if view == "public" else list(self.notices),
+            "notices": [n for n in (redact_notice(x, view) for x in self.notices) if n is not None],
             "setup": batch.setup,
             "broadcast": broadcast_view(batch.extras, view, self.desk),
             "awaiting_setup": False,
@@ -253,6 +259,8 @@ class Runtime:
         return self.floor.view() if self.floor is not None and view != "public" else None
 
     def _render(self, view: str, batch: Batch) -> list[tuple[str, int | None, dict[str, Any]]]:
+        if view == "public":
+            batch = self.publisher.for_public(batch)
         items: list[tuple[str, int | None, dict[str, Any]]] = [
             ("table", ev["id"], dict(ev, event=redact_event(ev["event"], view))) for ev in batch.events
         ]
@@ -467,9 +475,13 @@ class Runtime:
             except Exception:  # the light must never stop the table
                 log.exception("alert light")
 
-    def report(self, source: str, message: str, rule: str | None = None) -> None:
-        """A device problem or a refused device input: shown to dealer and producer, never journaled."""
-        notice = {"ts_ms": self.now_ms(), "source": source, "message": message, "rule": rule}
+    def report(self, source: str, message: str, rule: str | None = None, secret: str = "") -> None:
+        """A device problem or a refused device input: shown to dealer and producer, never journaled.
+        ``secret`` (what the device sent) reaches the producer's view only."""
+        notice: dict[str, Any] = {"ts_ms": self.now_ms(), "source": source, "message": message, "rule": rule}
+        if secret:
+            notice["secret"] = secret
+        log.warning("notice from %s: %s%s", source, message, f" [{secret}]" if secret else "")
         self.notices.append(notice)
         self.publisher.notice(notice)
 

@@ -9,7 +9,8 @@ the journal (nothing is lost, the journal has every event).
 The public view is a delayed copy: a batch is held back until ``delay_s`` has
 passed since it was journaled, and only then is it formatted and published,
 together with the state of that moment. Before that, the public view simply
-does not have it.
+does not have it. With ``hole_cards_after_hand`` (a delay too short to be safe
+on its own) the released copy shows no hole card until its hand is over.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque
 
-from .views import VIEWS
+from .views import VIEWS, redact_event, redact_notice
 
 
 def sse(kind: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
@@ -127,6 +128,7 @@ class Publisher:
     secure: bool = False  # web.secure_delay: the producer's live view waits for the delay too
     channels: dict[str, Channel] = field(default_factory=lambda: {v: Channel() for v in VIEWS})
     public_batch: Batch | None = None
+    hole_cards_after_hand: bool = False  # the public copy shows hole cards only once the hand is over
 
     def __post_init__(self) -> None:
         self._held: Deque[_Held] = collections.deque()
@@ -175,6 +177,19 @@ class Publisher:
             for view in self.delayed_views:
                 self.channels[view].publish(self.render(view, batch))
 
+    def for_public(self, batch: Batch) -> Batch:
+        """The batch as the public view shows it once its delay has passed (``render`` and the
+        snapshot ask for it): with ``hole_cards_after_hand``, no hole card while its hand runs."""
+        if not self.hole_cards_after_hand:
+            return batch
+        over = (batch.table.get("hand") or {}).get("phase") == "complete"
+        events = [dict(ev, event=redact_event(ev["event"], "dealer")) for ev in batch.events]
+        if over:
+            return dataclasses.replace(batch, events=events)
+        # Equities are as secret as the hole cards they come from: none while the hand runs either.
+        extras = dict(batch.extras, equity_question=None) if batch.extras else batch.extras
+        return dataclasses.replace(batch, events=events, hole_cards={}, extras=extras)
+
     def refresh(self, views: tuple[str, ...] = VIEWS, live: Batch | None = None) -> None:
         """Re-send the state (clock or devices changed): the live views from ``live``, the public
         view from the last released batch."""
@@ -186,9 +201,12 @@ class Publisher:
             self.channels[view].publish(items)
 
     def notice(self, data: dict[str, Any]) -> None:
-        """A rejected device input: told at once to the dealer and producer (never journaled)."""
+        """A rejected device input: told at once to the dealer and producer (never journaled), each
+        as its view may see it (the dealer's copy names no card)."""
         for view in ("dealer", "live"):
-            self.channels[view].publish([("notice", None, data)])
+            shown = redact_notice(data, view)
+            if shown is not None:
+                self.channels[view].publish([("notice", None, shown)])
 
     def _release_loop(self) -> None:
         while True:

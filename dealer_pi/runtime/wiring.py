@@ -15,11 +15,14 @@ from .engine_thread import Runtime
 log = logging.getLogger("dealer_pi.wiring")
 
 
-def default_setup(config: Config) -> dict[str, Any]:
-    """What the setup page offers on a brand-new journal, until the dealer enters the real table."""
+def default_setup(config: Config, base_dir: Path = Path(".")) -> dict[str, Any]:
+    """What the setup page offers on a brand-new journal, until the dealer enters the real table.
+
+    ``table.profile_file`` (relative to the config's folder) gives the profile and its overrides.
+    """
     t = config.table
     seats = max(2, min(t.seats, 10))
-    return {
+    out: dict[str, Any] = {
         "profile": t.profile,
         "structure": t.structure,
         "blinds": [t.small_blind, t.big_blind],
@@ -27,6 +30,11 @@ def default_setup(config: Config) -> dict[str, Any]:
         "seats": {str(s): 100 * t.big_blind for s in range(1, seats + 1)},
         "button": 1,
     }
+    if t.profile_file:
+        from dealer_pi.profile_file import read_profile_file
+
+        out["profile"], out["overrides"] = read_profile_file(resolve(base_dir, t.profile_file))
+    return out
 
 
 def resolve(base: Path, path: str) -> Path:
@@ -61,7 +69,8 @@ class Assistant:
         # config's table section only fills the setup page in until then.
         runtime = Runtime(
             resolve(base_dir, config.journal.path), setup, stream_delay_s=config.web.stream_delay_s,
-            secure_delay=config.web.secure_delay, proposed_setup=default_setup(config),
+            secure_delay=config.web.secure_delay, proposed_setup=default_setup(config, base_dir),
+            public_hole_cards_after_hand=config.web.public_hole_cards == "after-hand",
         )
         if link_settings is not None:
             from dealer_pi.floor.table_side import TableFloor
@@ -111,6 +120,7 @@ class Assistant:
     def stop(self) -> None:
         if self._stopped.is_set():
             return
+        self.server.stop_accepting()  # no new request from here on; those being served finish
         for fn in reversed(self._stoppers):
             try:
                 fn()

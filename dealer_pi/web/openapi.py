@@ -392,7 +392,9 @@ SPEC: dict[str, Any] = {
                     "200": {"description": "the stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                     "400": _ERRORS["400"],
                     "401": _ERRORS["401"],
-                    "503": _json(_ERROR, "too many open streams (web.threads - 16): the API keeps its threads; retry"),
+                    "429": _json(_ERROR, "this address already has its 4 public streams open; retry after Retry-After"),
+                    "503": _json(_ERROR, "every stream this role may open is open (16 threads are kept for the API, "
+                                         "8 streams each for the dealer and the producer, the rest are shared); retry"),
                 },
             }
         },

@@ -46,6 +46,7 @@ class ServerProcess:
         self.config = self.dir / "config.toml"
         self.config.write_text(
             f'[web]\ndealer_token = "{H.DEALER}"\nproducer_token = "{H.PRODUCER}"\nstream_delay_s = 60\n'
+            'public_hole_cards = "after-hand"\n'
             f'audit_log = "audit.log"\n[journal]\npath = "journal.sqlite3"\n'
         )
         self.proc: subprocess.Popen[bytes] | None = None
