@@ -39,7 +39,8 @@ BODIES = (SHAPED.map(json.dumps) | JSON.map(json.dumps) | DEEP
           | st.binary(max_size=60).map(lambda b: b.decode("latin-1")) | st.just(""))
 QUERY_VALUES = st.text(max_size=8) | st.sampled_from(["²", "%C2%B2", "99999999999999999999999", "-1", "1", "public",
                                                       "live", "true", "0x10"])
-QUERIES = st.dictionaries(st.sampled_from(["token", "view", "last_event_id", "void_hand", "x"]), QUERY_VALUES,
+QUERIES = st.dictionaries(st.sampled_from(["token", "view", "last_event_id", "void_hand", "x", "session", "from", "to",
+                                           "player", "every", "scale", "bb", "accent", "q"]), QUERY_VALUES,
                           max_size=3)
 TOKENS = st.sampled_from([None, H.DEALER, H.PRODUCER, "wrong", ""])
 HEADER_VALUES = QUERY_VALUES.filter(lambda v: v.isprintable() and v.isascii())  # what HTTP can carry at all
@@ -60,7 +61,15 @@ def routes() -> list[tuple[str, str]]:
             ("GET", "/api/clock"), ("POST", "/api/clock"), ("GET", "/api/hands"), ("GET", "/api/hands/{n}"),
             ("POST", "/api/observations"), ("GET", "/api/openapi.json"), ("GET", "/healthz"),
             ("GET", "/dealer"), ("GET", "/setup"), ("GET", "/overlay"), ("GET", "/overlay/live"), ("GET", "/clock"),
-            ("GET", "/")]
+            ("GET", "/"), ("GET", "/api/stats"), ("GET", "/api/replay/hands"), ("GET", "/api/replay/hands/{n}"),
+            ("GET", "/api/replay/hands/{n}.json"), ("GET", "/api/replay/hands/{n}.phh"), ("GET", "/replay"),
+            ("GET", "/overlay/stats"), ("GET", "/overlay/{element}"), ("GET", "/overlay/live/{element}"),
+            ("GET", "/api/rules"), ("GET", "/api/rules/{rule_id}"), ("GET", "/rules"), ("GET", "/rules/{rule_id}")]
+
+
+# What the path's own parameters are filled with: real names, wrong ones and odd characters.
+ELEMENTS = st.sampled_from(["bars", "board", "ticker", "scoreboard", "nope", "%C2%B2", "..", "💥"])
+RULE_IDS = st.sampled_from(["DEAL-BOARD-EXTRA", "deal-board-extra", "NOPE-1", "²", "%00", "x" * 300])
 
 
 def check(resp: Any, what: str) -> None:
@@ -71,7 +80,8 @@ def check(resp: Any, what: str) -> None:
 
 
 def test_the_fuzzed_routes_are_every_route_the_app_has(client: Any) -> None:
-    known = {(m, p.replace("{n}", "<int:hand>")) for m, p in routes()}
+    known = {(m, p.replace("{n}", "<int:hand>").replace("{element}", "<element>").replace("{rule_id}", "<rule_id>"))
+             for m, p in routes()}
     for rule in client.application.url_map.iter_rules():
         if rule.endpoint == "static" or rule.rule == "/api/events":
             continue  # the static files, and the stream (fuzzed below, on its own)
@@ -81,12 +91,12 @@ def test_the_fuzzed_routes_are_every_route_the_app_has(client: Any) -> None:
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
-@given(st.sampled_from(routes()), BODIES, QUERIES, TOKENS, st.integers(0, 2**80), HEADERS)
+@given(st.sampled_from(routes()), BODIES, QUERIES, TOKENS, st.integers(0, 2**80), HEADERS, ELEMENTS, RULE_IDS)
 def test_no_body_or_query_on_any_route_gets_a_500(client: Any, route: tuple[str, str], body: str,
                                                    query: dict[str, str], token: str | None, n: int,
-                                                   headers: dict[str, str]) -> None:
+                                                   headers: dict[str, str], element: str, rule_id: str) -> None:
     method, path = route
-    path = path.replace("{n}", str(n))
+    path = path.replace("{n}", str(n)).replace("{element}", element).replace("{rule_id}", rule_id)
     if token is not None:
         headers = dict(headers, Authorization=f"Bearer {token}")
     resp = client.open(path, method=method, query_string=query, data=body.encode("utf-8", "surrogatepass"),
