@@ -28,6 +28,7 @@ from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.monitor.alerts import AlertRaised, Verdict
 from dealer_pi.engine.observations import Observation, observation_from_dict
 from dealer_pi.engine.table_session import SETUP_FIELDS, TableSession, TableSetup
+from dealer_pi.engine.validate import is_whole
 
 NAME = "scenario"
 HELP = "run a dealing scenario (JSON) and print each alert as a JSON line"
@@ -82,7 +83,7 @@ def _expectation(e: object, where: str, n: int) -> dict[str, Any]:
         if k not in e:
             raise InputError(f"{where}.{k}", "is required")
     at = e["at"]
-    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < n:
+    if not is_whole(at) or at >= n:
         raise InputError(f"{where}.at", f"must be an observation index 0..{n - 1}, got {at!r}")
     if "verdict" in e and e["verdict"] not in VERDICTS:
         raise InputError(f"{where}.verdict", "must be one of " + ", ".join(VERDICTS))

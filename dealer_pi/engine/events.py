@@ -30,6 +30,7 @@ from .errors import InputError
 from .observations import ActionKind
 from .profiles import DEFAULT_PROFILE, RuleProfile, profile_from_dict, profile_to_dict
 from .setup import HandSetup, SeatSetup, Structure
+from .validate import flag, whole
 
 # ---------------------------------------------------------------- entries
 
@@ -263,12 +264,6 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 # ---------------------------------------------------------------- reading JSON back
 
 
-def _int(v: object, where: str, low: int = 0) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < low:
-        raise InputError(where, f"must be a whole number >= {low}, got {v!r}")
-    return v
-
-
 def _str(v: object, where: str) -> str:
     if not isinstance(v, str):
         raise InputError(where, f"must be a string, got {v!r}")
@@ -308,8 +303,8 @@ def _setup(v: object, where: str) -> HandSetup:
             raise InputError(w, "must be an object")
         _no_extra(s, {"seat", "stack", "ante", "blind", "name"}, w)
         seats.append(SeatSetup(
-            seat=_int(s.get("seat"), f"{w}.seat", 1), stack=_int(s.get("stack"), f"{w}.stack", 1),
-            ante=_int(s.get("ante", 0), f"{w}.ante"), blind=_int(s.get("blind", 0), f"{w}.blind"),
+            seat=whole(s.get("seat"), f"{w}.seat", low=1), stack=whole(s.get("stack"), f"{w}.stack", low=1),
+            ante=whole(s.get("ante", 0), f"{w}.ante", low=0), blind=whole(s.get("blind", 0), f"{w}.blind", low=0),
             name=_str(s.get("name", ""), f"{w}.name"),
         ))
     structures = [x.value for x in Structure]
@@ -317,9 +312,9 @@ def _setup(v: object, where: str) -> HandSetup:
     if st not in structures:
         raise InputError(f"{where}.structure", "must be one of " + ", ".join(structures))
     return HandSetup(
-        seats=tuple(seats), button=_int(v.get("button"), f"{where}.button", 1), structure=Structure(st),
-        small_bet=_int(v.get("small_bet", 2), f"{where}.small_bet", 1),
-        big_bet=_int(v.get("big_bet", 0), f"{where}.big_bet"), hand_id=_str(v.get("hand_id", ""), f"{where}.hand_id"),
+        seats=tuple(seats), button=whole(v.get("button"), f"{where}.button", low=1), structure=Structure(st),
+        small_bet=whole(v.get("small_bet", 2), f"{where}.small_bet", low=1),
+        big_bet=whole(v.get("big_bet", 0), f"{where}.big_bet", low=0), hand_id=_str(v.get("hand_id", ""), f"{where}.hand_id"),
     )
 
 
@@ -356,21 +351,19 @@ def event_from_dict(data: Mapping[str, Any], where: str = "event") -> Event:
         elif name in ("action", "declared"):
             kwargs[name] = None if v is None and name == "declared" else _action(v, w)
         elif name in ("seats",):
-            kwargs[name] = tuple(_int(s, f"{w}[{i}]", 1) for i, s in enumerate(_list(v, w)))
+            kwargs[name] = tuple(whole(s, f"{w}[{i}]", low=1) for i, s in enumerate(_list(v, w)))
         elif name in ("shares", "stacks"):
-            kwargs[name] = tuple((_int(p[0], w), _int(p[1], w)) for p in _list(v, w))
+            kwargs[name] = tuple((whole(p[0], w, low=0), whole(p[1], w, low=0)) for p in _list(v, w))
         elif name == "pots":
-            kwargs[name] = tuple((_int(p[0], w), tuple(_int(s, w) for s in p[1])) for p in _list(v, w))
+            kwargs[name] = tuple((whole(p[0], w, low=0), tuple(whole(s, w, low=0) for s in p[1])) for p in _list(v, w))
         elif name in ("amount", "declared_amount") and v is None:
             kwargs[name] = None
         elif name in ("single_chip", "all_in", "misdeal"):
-            if not isinstance(v, bool):
-                raise InputError(w, "must be true or false")
-            kwargs[name] = v
+            kwargs[name] = flag(v, w)
         elif name in ("rule", "street", "description"):
             kwargs[name] = _str(v, w)
         else:
-            kwargs[name] = _int(v, w)
+            kwargs[name] = whole(v, w, low=0)
     try:
         event: Event = cls(**kwargs)
     except TypeError as exc:

@@ -27,6 +27,7 @@ from typing import Any, Final, Mapping, Union
 
 from .cards import Card
 from .errors import InputError
+from .validate import flag, number, whole
 
 MAX_SEATS: Final = 10
 
@@ -191,16 +192,6 @@ def _enum(cls: type[enum.Enum], value: object, where: str) -> Any:
     return cls(value)
 
 
-def _int(value: object, where: str, *, low: int | None = None, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(where, f"must be a whole number, got {value!r}")
-    if low is not None and value < low:
-        raise InputError(where, f"must be at least {low}, got {value}")
-    if high is not None and value > high:
-        raise InputError(where, f"must be at most {high}, got {value}")
-    return value
-
-
 def _opt_card(value: object, where: str) -> Card | None:
     if value is None:
         return None
@@ -222,7 +213,7 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
     source = data.get("source", "dealer" if kind in ("action", "chips", "dealer", "decision") else "sensor")
     if not isinstance(source, str) or not source:
         raise InputError(f"{where}.source", "must be a non-empty string")
-    ts_ms = _int(data.get("ts_ms", 0), f"{where}.ts_ms", low=0)
+    ts_ms = whole(data.get("ts_ms", 0), f"{where}.ts_ms", low=0)
 
     def f(name: str) -> str:
         return f"{where}.{name}"
@@ -239,34 +230,28 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
         card = _opt_card(data.get("card"), f("card"))
         if kind == "card_left":
             return CardLeft(zone, card, source, ts_ms)
-        face_up = need("face_up")
-        if not isinstance(face_up, bool):
-            raise InputError(f("face_up"), "must be true or false")
-        conf = data.get("confidence", 1.0)
-        if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0.0 <= conf <= 1.0:
-            raise InputError(f("confidence"), f"must be a number from 0 to 1, got {conf!r}")
-        return CardSeen(zone, face_up, card, float(conf), source, ts_ms)
+        face_up = flag(need("face_up"), f("face_up"))
+        conf = number(data.get("confidence", 1.0), f("confidence"), low=0, high=1)
+        return CardSeen(zone, face_up, card, conf, source, ts_ms)
     if kind == "action":
-        seat = _int(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+        seat = whole(need("seat"), f("seat"), low=1, high=MAX_SEATS)
         action = _enum(ActionKind, need("action"), f("action"))
         amount = data.get("amount")
         if amount is not None:
-            amount = _int(amount, f("amount"), low=0)
+            amount = whole(amount, f("amount"), low=0)
         elif action in (ActionKind.BET, ActionKind.RAISE):
             raise InputError(f("amount"), f"is required for {action.value}")
         return PlayerAction(seat, action, amount, source, ts_ms)
     if kind == "chips":
-        seat = _int(need("seat"), f("seat"), low=1, high=MAX_SEATS)
-        amount = _int(need("amount"), f("amount"), low=1)
-        single = data.get("single_chip", False)
-        if not isinstance(single, bool):
-            raise InputError(f("single_chip"), "must be true or false")
+        seat = whole(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+        amount = whole(need("amount"), f("amount"), low=1)
+        single = flag(data.get("single_chip", False), f("single_chip"))
         declared = data.get("declared")
         if declared is not None:
             declared = _enum(ActionKind, declared, f("declared"))
         d_amount = data.get("declared_amount")
         if d_amount is not None:
-            d_amount = _int(d_amount, f("declared_amount"), low=1)
+            d_amount = whole(d_amount, f("declared_amount"), low=1)
         return ChipsPushed(seat, amount, single, declared, d_amount, source, ts_ms)
     if kind == "dealer":
         return DealerDeclaration(_enum(Declaration, need("declare"), f("declare")), source, ts_ms)

@@ -41,6 +41,7 @@ from typing import Any, Callable, Final, Mapping, Sequence, Union
 
 from .cards import FULL_DECK, Card
 from .errors import InputError
+from .validate import flag, is_whole, whole
 
 HOLDEM_VARIANTS: Final = {
     "NT": "No-Limit Texas Hold'em",
@@ -180,13 +181,7 @@ class HandHistory:
 
 
 def _chips(value: object, where: str, *, low: int = 0) -> int:
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(where, f"must be a whole number of chips, got {value!r}")
-    if value < low:
-        raise InputError(where, f"must be at least {low}, got {value}")
-    return value
+    return whole(value, where, low=low, floats=True, unit=" of chips")
 
 
 def _chip_list(data: Mapping[str, Any], key: str, n: int | None, *, low: int = 0) -> tuple[int, ...]:
@@ -416,8 +411,8 @@ def history_from_dict(data: Mapping[str, Any]) -> HandHistory:
         return _chips(data[key], key, low=1) if key in data else None
 
     trimming = data.get("ante_trimming_status")
-    if trimming is not None and not isinstance(trimming, bool):
-        raise InputError("ante_trimming_status", f"must be true or false, got {trimming!r}")
+    if trimming is not None:
+        flag(trimming, "ante_trimming_status")
 
     players = data.get("players")
     if players is not None:
@@ -426,14 +421,13 @@ def history_from_dict(data: Mapping[str, Any]) -> HandHistory:
         players = tuple(players)
     seat_count = data.get("seat_count")
     if seat_count is not None:
-        if isinstance(seat_count, bool) or not isinstance(seat_count, int) or not n <= seat_count:
-            raise InputError("seat_count", f"must be a whole number of at least {n}, got {seat_count!r}")
+        whole(seat_count, "seat_count", low=n)
     seats = data.get("seats")
     if seats is not None:
         if not isinstance(seats, list) or len(seats) != n:
             raise InputError("seats", f"must be an array of {n} seat numbers")
         for i, s in enumerate(seats):
-            if isinstance(s, bool) or not isinstance(s, int) or s < 1 or (seat_count and s > seat_count):
+            if not is_whole(s, 1) or (seat_count and s > seat_count):
                 top = f" to {seat_count}" if seat_count else " or more"
                 raise InputError(f"seats[{i}]", f"must be a seat number 1{top}, got {s!r}")
         if len(set(seats)) != n:

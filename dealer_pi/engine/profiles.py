@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .errors import InputError
+from .validate import flag, whole
 
 
 def _opt(default: Any, rule: str, choices: tuple[str, ...] = (), doc: str = "") -> Any:
@@ -134,11 +135,9 @@ def check_option(name: str, value: Any, where: str = "profile") -> Any:
         raise InputError(f"{where}.{name}", f"unknown option (known: {known})")
     default = f.default
     if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise InputError(f"{where}.{name}", f"must be true or false, got {value!r}")
+        flag(value, f"{where}.{name}")
     elif isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InputError(f"{where}.{name}", f"must be a whole number >= 0, got {value!r}")
+        whole(value, f"{where}.{name}", low=0)
     else:
         choices: tuple[str, ...] = f.metadata["choices"]
         if not isinstance(value, str) or (choices and value not in choices):

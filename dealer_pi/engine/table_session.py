@@ -87,6 +87,7 @@ from .profiles import RuleProfile, profile_from_mapping
 from .setup import Structure
 from .state import HandState, Phase
 from .table import NextHand, TableState, finish_hand, new_table, next_hand
+from .validate import is_whole, whole
 
 SessionEvent = EngineEvent | MonitorEvent
 
@@ -152,19 +153,15 @@ class TableSetup:
             raise InputError(w("structure"), "must be one of " + ", ".join(structures))
         blinds = data.get("blinds")
         if (not isinstance(blinds, list) or len(blinds) != 2
-                or not all(_is_count(b) for b in blinds)):
+                or not all(is_whole(b) for b in blinds)):
             raise InputError(w("blinds"), "must be [small blind, big blind], whole numbers >= 0")
-        ante = data.get("ante", 0)
-        if not _is_count(ante):
-            raise InputError(w("ante"), f"must be a whole number >= 0, got {ante!r}")
+        ante = whole(data.get("ante", 0), w("ante"), low=0)
         seats = _seat_map(data.get("seats"), w("seats"), int)
         names = _seat_map(data.get("names", {}), w("names"), str)
         for seat in names:
             if seat not in seats:
                 raise InputError(w(f"names.{seat}"), "names a seat that is not in seats")
-        button = data.get("button")
-        if isinstance(button, bool) or not isinstance(button, int) or not 1 <= button <= MAX_SEATS:
-            raise InputError(w("button"), f"must be a seat number 1..{MAX_SEATS}, got {button!r}")
+        button = whole(data.get("button"), w("button"), low=1, high=MAX_SEATS)
         setup = TableSetup(
             seats=seats, button=button, blinds=(blinds[0], blinds[1]), ante=ante,
             structure=Structure(structure), profile=profile, overrides=dict(overrides), names=names,
@@ -204,10 +201,6 @@ class TableSetup:
         }
 
 
-def _is_count(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
-
-
 def _seat_map(data: object, where: str, kind: type) -> dict[int, Any]:
     if not isinstance(data, Mapping):
         raise InputError(where, 'must be an object like {"1": 1000, "3": 800}')
@@ -216,8 +209,8 @@ def _seat_map(data: object, where: str, kind: type) -> dict[int, Any]:
         k = str(key)
         if not k.isdigit() or not 1 <= int(k) <= MAX_SEATS:
             raise InputError(f"{where}.{k}", f"seat number must be 1..{MAX_SEATS}")
-        if kind is int and not _is_count(value):
-            raise InputError(f"{where}.{k}", f"must be a whole number >= 0, got {value!r}")
+        if kind is int:
+            whole(value, f"{where}.{k}", low=0)
         if kind is str and not isinstance(value, str):
             raise InputError(f"{where}.{k}", f"must be a string, got {value!r}")
         out[int(k)] = value
