@@ -178,3 +178,21 @@ def test_a_refused_entry_changes_nothing_even_in_place(hand: Hand, data: st.Data
         else:
             apply_in_place(owned, e)
         assert owned.to_dict(reveal_hole_cards=True) == hand.state.to_dict(reveal_hole_cards=True)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands())
+def test_every_field_is_set_at_the_start_and_copied_without_sharing(hand: Hand) -> None:
+    """HandState's fields are declared once (its annotations): start_hand sets each one, and
+    copy() gives an equal state whose lists and dicts are its own (undo relies on both)."""
+    state = hand.state
+    names = HandState.__slots__
+    assert set(names) == set(HandState.__annotations__)
+    missing = [n for n in names if not hasattr(state, n)]
+    assert not missing, f"start_hand leaves {missing} unset"
+    twin = state.copy()
+    for name in names:
+        mine, theirs = getattr(state, name), getattr(twin, name)
+        assert mine == theirs, name
+        if isinstance(mine, (list, dict)):
+            assert mine is not theirs, f"copy() shares {name}"
