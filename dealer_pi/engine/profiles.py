@@ -34,6 +34,12 @@ def _opt(default: Any, rule: str, choices: tuple[str, ...] = (), doc: str = "") 
 
 
 SHOW_ORDERS: Final = ("last-aggressor", "bettor-or-first", "left-of-last-caller")
+ODD_CHIPS: Final = ("worst-position", "one-each-from-left", "high-card-by-suit")
+# Earlier names of option values, still read from journals and profile files written with them.
+OLD_NAMES: Final[dict[tuple[str, str], str]] = {
+    ("odd_chip", "left-of-button"): "one-each-from-left",
+    ("odd_chip", "all-to-first-left"): "worst-position",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +48,10 @@ class RuleProfile:
 
     name: str = field(default="standard", metadata={"rule": "", "choices": (), "doc": "profile name"})
     odd_chip: str = _opt(
-        "left-of-button", "POT-ODD-CHIP", ("left-of-button", "all-to-first-left", "high-card-by-suit"),
-        "odd chips one each to the winners from the left of the button (000 §13, 002 §1.2.3, 004); "
-        "all-to-first-left: every odd chip to the first of them; or by the highest card by suit",
+        "worst-position", "POT-ODD-CHIP", ODD_CHIPS,
+        "worst-position: every odd chip to the winner in the worst position, first left of the button "
+        "(000 §13, 002 §1.2.3, 004); one-each-from-left: one odd chip each to the winners from the left "
+        "of the button (a house option); high-card-by-suit: one each from the highest card by suit",
     )
     show_order: str = _opt(
         "left-of-last-caller", "POT-SHOW-ORDER", SHOW_ORDERS,
@@ -139,6 +146,7 @@ def check_option(name: str, value: Any, where: str = "profile") -> Any:
     elif isinstance(default, int):
         whole(value, f"{where}.{name}", low=0)
     else:
+        value = OLD_NAMES.get((name, value), value) if isinstance(value, str) else value
         choices: tuple[str, ...] = f.metadata["choices"]
         if not isinstance(value, str) or (choices and value not in choices):
             raise InputError(f"{where}.{name}", f"must be one of {', '.join(choices)}, got {value!r}")

@@ -176,7 +176,7 @@ def _odd_chip_order(st: HandState, winners: list[int]) -> list[int]:
         if all(h is not None for h in hands):
             best = {i: max(c.index for c in h) for i, h in zip(winners, hands) if h is not None}
             return sorted(winners, key=lambda i: -best[i])
-    return sorted(winners)  # dealing order starts left of the button (POT-ODD-CHIP)
+    return sorted(winners)  # dealing order starts left of the button, the worst position (POT-ODD-CHIP)
 
 
 def try_award(st: HandState, out: Out) -> None:
@@ -220,7 +220,7 @@ def try_award(st: HandState, out: Out) -> None:
                 rake = min(rake, rake_left)
                 rake_left -= rake
         ordered = _odd_chip_order(st, winners)
-        shares = split(p.amount - rake, ordered, odd_to_first=st.profile.odd_chip == "all-to-first-left")
+        shares = split(p.amount - rake, ordered, odd_to_first=st.profile.odd_chip == "worst-position")
         for j, chips in zip(ordered, shares):
             st.stacks[j] += chips
         st.rake += rake

@@ -7,11 +7,11 @@ engines must agree on whose turn it is, the amount to call and the raise-to
 bounds; at the end the stacks must be identical. Every tenth hand also goes
 through PHH text (``to_phh`` -> ``parse_phh`` -> ``replay_history``).
 
-One intended difference (POT-ODD-CHIP, 000 §13): when a pot splits with more
-than one odd chip, dealer-pi gives one odd chip each to the winners in order
-from the left of the button; PokerKit gives all of them to the first. The
-oracle below converts PokerKit's payout to that rule, and
-``test_POT_ODD_CHIP_differs_from_pokerkit_on_purpose`` shows the difference.
+Odd chips (POT-ODD-CHIP, 000 §13): both engines give every odd chip of a split
+to the winner in the worst position, first left of the button
+(``test_POT_ODD_CHIP_agrees_with_pokerkit``). Where the two engines differ on
+purpose, a test below says so and why (BET-SHORT-POST, BET-INCOMPLETE,
+BET-UNCALLED).
 """
 
 from __future__ import annotations
@@ -81,9 +81,9 @@ def expected_stacks(state, folded: set[int], holes: dict[int, str], board: str) 
     """The final stacks by POT-SIDE and POT-ODD-CHIP, from PokerKit's chips and hand ranking.
 
     PokerKit builds its pots after the losing hands are killed, so two side pots whose only
-    remaining contenders are the same get merged and split once; and it gives every odd chip
-    of a split to the first winner. dealer-pi splits each side pot on its own, odd chips one
-    each from the left of the button. Here the pots are rebuilt from the contributions
+    remaining contenders are the same get merged and split once, which can move an odd chip;
+    dealer-pi splits each side pot on its own (POT-SIDE), every odd chip to the winner in the
+    worst position (POT-ODD-CHIP). Here the pots are rebuilt from the contributions
     (``folded`` are the player indices that folded), each is given to the best hands among its
     contenders by PokerKit's own evaluator (``holes`` by player index, and the ``board``),
     and split the dealer-pi way.
@@ -128,7 +128,7 @@ def expected_stacks(state, folded: set[int], holes: dict[int, str], board: str) 
                     hands[i] = StandardHighHand.from_game(holes[i], board)
             best = max(hands[i] for i in eligible)
             winners = [i for i in eligible if hands[i] == best]  # PHH order: first left of the button first
-        for i, share in zip(winners, split(amount, winners)):
+        for i, share in zip(winners, split(amount, winners, odd_to_first=True)):
             stacks[i] += share
     return stacks
 
@@ -326,10 +326,10 @@ def _split_pot(history: HandHistory) -> bool:
     return r.state is not None and any(len(a.shares) > 1 for a in r.state.awards)
 
 
-def test_POT_ODD_CHIP_differs_from_pokerkit_on_purpose():
+def test_POT_ODD_CHIP_agrees_with_pokerkit():
     """Antes 4 + folded small blind 1 + three calls of 2 = 11 chips split three ways (a royal
-    flush on the board). dealer-pi gives the two odd chips one each, from the left of the
-    button (p2, then p3): 4/4/3. PokerKit gives both to the first winner: 5/3/3."""
+    flush on the board). 000 §13: both odd chips to the winner in the worst position, first
+    left of the button (p2): 5/3/3, as PokerKit pays."""
     text = """
 variant = "NT"
 antes = [1, 1, 1, 1]
@@ -341,7 +341,7 @@ actions = ["d dh p1 2c3c", "d dh p2 2d3d", "d dh p3 2h3h", "d dh p4 4c4d", "p3 c
            "d db Ts", "p2 cc", "p3 cc", "p4 cc"]
 """
     r = replay_history(parse_phh(text))
-    assert r.complete and r.final_stacks == (98, 101, 101, 100)
+    assert r.complete and r.final_stacks == (98, 102, 100, 100)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pk = NoLimitTexasHoldem.create_state(AUTOMATIONS, False, 1, (1, 2), 2, (100,) * 4, 4, mode=Mode.TOURNAMENT)
@@ -357,7 +357,7 @@ actions = ["d dh p1 2c3c", "d dh p2 2d3d", "d dh p3 2h3h", "d dh p4 4c4d", "p3 c
     assert not pk.status
     assert pk.stacks == [98, 102, 100, 100]
     holes = {0: "2c3c", 1: "2d3d", 2: "2h3h", 3: "4c4d"}
-    assert expected_stacks(pk, {0}, holes, "AsKsQsJsTs") == [98, 101, 101, 100]  # the oracle's conversion
+    assert expected_stacks(pk, {0}, holes, "AsKsQsJsTs") == [98, 102, 100, 100]  # the oracle agrees
 
 
 def _pokerkit(stacks, blinds=(100, 200)):

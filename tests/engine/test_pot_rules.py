@@ -198,14 +198,33 @@ def test_DEAL_PLAYER_EXPOSED_deliberate_show_penalty_by_profile(profile: str, pe
     assert chips_in_play(h) == 300
 
 
-def test_POT_ODD_CHIP_several_odd_chips_one_each_or_all_to_the_first() -> None:
-    script = (
-        "hole 1 2h3d, hole 2 4h5d, hole 3 6h7d, hole 4 8h9d, 3 c, 4 c, 1 c, 2 x, board AsKsQs, 1 r 2, 2 c, 3 c, 4 f,"
-        " board Js, 1 x, 2 x, 3 x, board Ts, 1 x, 2 x, 3 x, show 1, show 2, show 3"
-    )
-    stacks = {1: 100, 2: 100, 3: 100, 4: 100}
-    h = play(start(stacks, button=4), script)
-    assert awards(h) == [(0, 14, ((1, 5), (2, 5), (3, 4)))]  # as even as possible, from the left of the button
-    prof = profile_from_mapping("standard", {"odd_chip": "all-to-first-left"})
-    h = play(start(stacks, button=4, profile=prof), script)
+ODD_CHIPS_SCRIPT = (
+    "hole 1 2h3d, hole 2 4h5d, hole 3 6h7d, hole 4 8h9d, 3 c, 4 c, 1 c, 2 x, board AsKsQs, 1 r 2, 2 c, 3 c, 4 f,"
+    " board Js, 1 x, 2 x, 3 x, board Ts, 1 x, 2 x, 3 x, show 1, show 2, show 3"
+)
+
+
+@pytest.mark.parametrize("profile", ["standard", "roberts", "house-pig"])
+def test_POT_ODD_CHIP_every_odd_chip_to_the_worst_position_in_every_profile(profile: str) -> None:
+    """000 §13: "any odd chip(s) left over given out to the winning player with the worst position
+    (left of the button being the worst)"; 002 §1.2.3 and 004 agree. 14 chips three ways: 6/4/4."""
+    h = play(start({1: 100, 2: 100, 3: 100, 4: 100}, button=4, profile=profile), ODD_CHIPS_SCRIPT)
     assert awards(h) == [(0, 14, ((1, 6), (2, 4), (3, 4)))]
+
+
+def test_POT_ODD_CHIP_online_profile_after_its_rake() -> None:
+    # 004: 5 % of 14 is 0 (whole chips), so the split is the same: both odd chips to seat 1.
+    h = play(start({1: 100, 2: 100, 3: 100, 4: 100}, button=4, profile="online"), ODD_CHIPS_SCRIPT)
+    assert awards(h) == [(0, 14, ((1, 6), (2, 4), (3, 4)))]
+
+
+def test_POT_ODD_CHIP_one_each_from_the_left_is_a_named_option() -> None:
+    prof = profile_from_mapping("standard", {"odd_chip": "one-each-from-left"})
+    h = play(start({1: 100, 2: 100, 3: 100, 4: 100}, button=4, profile=prof), ODD_CHIPS_SCRIPT)
+    assert awards(h) == [(0, 14, ((1, 5), (2, 5), (3, 4)))]  # as even as possible, from the left of the button
+
+
+def test_POT_ODD_CHIP_old_option_names_still_read() -> None:
+    """Journals and profile files written before the rename still load, meaning what they meant."""
+    assert profile_from_mapping("standard", {"odd_chip": "left-of-button"}).odd_chip == "one-each-from-left"
+    assert profile_from_mapping("standard", {"odd_chip": "all-to-first-left"}).odd_chip == "worst-position"
