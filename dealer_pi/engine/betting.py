@@ -295,11 +295,24 @@ def close_round(st: HandState, out: Out) -> None:
         st.phase = _DEALING
 
 
+def rake_of(st: HandState, amount: int) -> int:
+    """BET-RAKE: the profile's whole percent of a pot of ``amount``, within what the hand's
+    cap leaves. 004 rakes every pot, won at a showdown or not; ``rake_no_flop_no_drop``
+    (a house option) spares a hand that ends before the flop."""
+    profile = st.profile
+    if not profile.rake_percent or (profile.rake_no_flop_no_drop and not st.board):
+        return 0
+    rake = amount * profile.rake_percent // 100
+    return min(rake, profile.rake_cap - st.rake) if profile.rake_cap else rake
+
+
 def win_everything(st: HandState, i: int, out: Out) -> None:
-    """Everyone else folded: the last live player takes every chip in, unshown (POT-MUCK)."""
+    """Everyone else folded: the last live player takes every chip in, unshown (POT-MUCK), less the rake."""
     amount = sum(st.total)
-    st.stacks[i] += amount
-    award = PotAwarded(0, amount, ((st.order[i], amount),))
+    rake = rake_of(st, amount)
+    st.stacks[i] += amount - rake
+    st.rake += rake
+    award = PotAwarded(0, amount, ((st.order[i], amount - rake),), rake)
     st.awards = st.awards + (award,)
     finish(st, out, (award,))
 

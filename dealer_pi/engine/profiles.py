@@ -74,6 +74,9 @@ class RuleProfile:
     )
     rake_percent: int = _opt(0, "BET-RAKE", doc="whole percent of each pot taken as rake (tournaments: 0)")
     rake_cap: int = _opt(0, "BET-RAKE", doc="largest rake per hand in chips (0 = no cap)")
+    rake_no_flop_no_drop: bool = _opt(
+        False, "BET-RAKE", doc="a hand that ends before the flop pays no rake (a house option; 004 rakes every pot)",
+    )
     clock_seconds: int = _opt(60, "BET-CLOCK", doc="time to act once a clock is called")
     clock_countdown_seconds: int = _opt(10, "BET-CLOCK", doc="final countdown after clock_seconds")
     exposed_hole_card: str = _opt(

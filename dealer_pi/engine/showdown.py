@@ -24,7 +24,7 @@ table could not read). Each side pot is split on its own (POT-SIDE).
 
 from __future__ import annotations
 
-from .betting import Out, finish
+from .betting import Out, finish, rake_of
 from .cards import Card
 from .errors import InputError, RuleViolation
 from .evaluator import evaluate7, hand_description
@@ -211,14 +211,8 @@ def try_award(st: HandState, out: Out) -> None:
     if not decided:
         return
     awards: list[PotAwarded] = []
-    rake_left = st.profile.rake_cap or -1
     for k, (p, (winners, why)) in enumerate(zip(pots, decided)):
-        rake = 0
-        if st.profile.rake_percent and len(board) >= 3:  # BET-RAKE: no flop, no drop
-            rake = p.amount * st.profile.rake_percent // 100
-            if rake_left >= 0:
-                rake = min(rake, rake_left)
-                rake_left -= rake
+        rake = rake_of(st, p.amount)  # BET-RAKE, each pot in turn within the hand's cap
         ordered = _odd_chip_order(st, winners)
         shares = split(p.amount - rake, ordered, odd_to_first=st.profile.odd_chip == "worst-position")
         for j, chips in zip(ordered, shares):

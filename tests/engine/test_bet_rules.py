@@ -379,9 +379,29 @@ def test_BET_RAKE_online_takes_five_percent_capped_after_a_flop() -> None:
     assert chips_in_play(h) == 200
 
 
-def test_BET_RAKE_no_flop_no_drop_and_none_in_standard() -> None:
-    h = play(start({1: 100, 2: 100}, button=1, profile="online"), "1 r 10, 2 f")
-    assert h.state.rake == 0
+def test_BET_RAKE_online_rakes_a_pot_won_without_a_showdown() -> None:
+    """004: the 5 % rake capped at 3 is taken "for all the four rounds of betting": a pot won
+    when everyone folds pays it as a showdown pot does."""
+    h = play(
+        start({1: 1000, 2: 1000}, button=1, profile="online"),
+        "1 c, 2 x, board 2c7d9s, 2 r 40, 1 c, board 3h, 2 r 100, 1 f",
+    )
+    assert h.state.rake == 3  # 5 % of 84 is 4, capped at 3
+    assert h.state.awards[0].rake == 3 and h.state.awards[0].shares == ((2, 81),)
+    assert h.state.final_stacks() == {1: 958, 2: 1039}
+    assert chips_in_play(h) == 2000
+
+
+def test_BET_RAKE_online_rakes_a_pot_won_before_the_flop() -> None:
+    script = "3 r 60, 1 c, 2 r 200, 3 f, 1 f"  # 180 in the pot once the uncalled 140 is back
+    h = play(start({1: 1000, 2: 1000, 3: 1000}, button=3, sb=10, bb=20, profile="online"), script)
+    assert h.state.rake == 3 and h.state.final_stacks() == {1: 940, 2: 1117, 3: 940}
+    prof = profile_from_mapping("online", {"rake_no_flop_no_drop": True})  # the house option
+    h = play(start({1: 1000, 2: 1000, 3: 1000}, button=3, sb=10, bb=20, profile=prof), script)
+    assert h.state.rake == 0 and h.state.final_stacks() == {1: 940, 2: 1120, 3: 940}
+
+
+def test_BET_RAKE_none_in_standard() -> None:
     h = play(
         start({1: 100, 2: 100}, button=1),
         "hole 1 AhAd, hole 2 KhKd, 1 c, 2 x, board 2c7d9s, 2 x, 1 x, board 3h, 2 x, 1 x, board 4s, 2 x, 1 x, show 2, show 1",
