@@ -63,7 +63,10 @@ class RuleProfile:
         "half-rule", "BET-UNDER-RAISE", ("half-rule", "refuse"),
         "half-rule: >= 50 % of a raise must complete it, < 50 % is a call (000 §9a-b); refuse: reject",
     )
-    dead_button: bool = _opt(True, "TABLE-DEAD-BUTTON", doc="000 §21-24 dead button; False: the button skips empty seats")
+    dead_button: bool = _opt(
+        True, "TABLE-DEAD-BUTTON",
+        doc="000 §21-24 dead button; False: the button moves clockwise to the next active player after every hand (004)",
+    )
     away_policy: str = _opt(
         "kill", "TABLE-AWAY", ("kill", "pay-and-fold"),
         "kill: 000 §31 hand killed, blinds/antes forfeited; pay-and-fold: 002 §15.5 pays blinds, not dealt, folded",
@@ -117,6 +120,7 @@ PROFILES: Final[dict[str, RuleProfile]] = {
         name="online",
         show_order="last-aggressor",
         limit_cap_lifted_heads_up=False,
+        dead_button=False,  # 004: "the button moves clockwise to the next active player"
         rake_percent=5,
         rake_cap=3,
         clock_seconds=10,

@@ -141,12 +141,13 @@ def positions(table: TableState) -> tuple[int, int, bool, int]:
         sb_posts = sb_pos in playing and sb_pos != bb
         button = table.small_blind_seat or table.button
         return button, sb_pos, sb_posts, bb
-    # Moving button: the next player in turn, blinds after it.
+    # Moving button (004): the next active player, the blinds after it; a new player waiting
+    # for the big blind takes it when it comes round to him (TABLE-NEW-PLAYER).
     button = _after(playing, table.button)
     if len(playing) == 2:
-        return button, button, True, _after(playing, button)
+        return button, button, True, _after(in_line, button)
     sb = _after(playing, button)
-    return button, sb, True, _after(playing, sb)
+    return button, sb, True, _after(in_line, sb)
 
 
 def next_hand(table: TableState, hand_id: str = "") -> NextHand:

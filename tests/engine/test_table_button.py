@@ -93,6 +93,34 @@ def test_TABLE_BUTTON_moving_button_profile_skips_a_busted_small_blind() -> None
     assert positions(next_hand(t)) == (3, 4, 5)
 
 
+@pytest.mark.parametrize(("profile", "after"), [
+    ("standard", (2, 3, 4)),  # 000 §22: the button moves onto the busted small blind's seat (dead button)
+    ("roberts", (2, 3, 4)),
+    ("house-pig", (2, 3, 4)),
+    ("online", (3, 4, 5)),  # 004: "the button moves clockwise to the next active player"
+])
+def test_TABLE_DEAD_BUTTON_after_the_small_blind_busts_by_profile(profile: str, after: tuple[int, int, int]) -> None:
+    t = new_table(FIVE, 1, 2, button=1, profile=get_profile(profile))
+    t, nh, _ = run(t, losers=(2,), winner=4)
+    assert positions(nh) == (1, 2, 3) and t.seat(2) is None
+    assert positions(next_hand(t)) == after
+    if profile == "online":
+        assert t.seat(after[0]) is not None  # the button never sits on an empty seat
+
+
+def test_TABLE_NEW_PLAYER_online_waiting_player_gets_the_big_blind_in_turn() -> None:
+    """With the moving button (004) a new player who waits is dealt in when the big blind reaches him."""
+    t = new_table(FIVE, 1, 2, button=1, profile=get_profile("online"))
+    t, _, _ = run(t)  # button 1, blinds 2 and 3
+    t = seat_player(t, 7, 100)
+    seen = []
+    for _ in range(3):
+        nh = next_hand(t)
+        seen.append((positions(nh), 7 in nh.dealt))
+        t, _, _ = run(t)
+    assert seen == [((2, 3, 4), False), ((3, 4, 5), False), ((4, 5, 7), True)]
+
+
 def test_TABLE_DEAD_BUTTON_big_blind_eliminated_no_small_blind_then_dead_button() -> None:
     # 000 §21
     t = new_table(FIVE, 1, 2, button=1)
