@@ -51,7 +51,12 @@ class RaiseBounds(NamedTuple):
 
 
 def post_forced_bets(st: HandState, out: Out) -> None:
-    """Antes then blinds and straddles (BET-ANTES, BET-BLINDS, BET-SHORT-POST)."""
+    """Antes then blinds and straddles (BET-ANTES, BET-BLINDS, BET-SHORT-POST).
+
+    A blind posted short is still the full blind for everyone else to call (000 §19b-c);
+    a blind nobody posted, because its player went all-in within the ante, is absent
+    (000 §19d): the next player faces the biggest blind really posted.
+    """
     setup = st.setup
     stacks, total = st.stacks, st.total
     for i, ante in enumerate(setup.antes):
@@ -64,20 +69,23 @@ def post_forced_bets(st: HandState, out: Out) -> None:
                 out.append(AntePosted(st.order[i], a, stacks[i] == 0))
     top = 0
     top_i = -1
+    full = set()
     for i, blind in enumerate(setup.blinds):
-        if blind:
-            b = min(blind, stacks[i])
-            stacks[i] -= b
-            st.bets[i] += b
-            total[i] += b
-            if out is not None:
-                out.append(BlindPosted(st.order[i], b, stacks[i] == 0))
-            if blind > top:
-                top, top_i = blind, i
-    # BET-SHORT-POST: a short blind is still a full blind for everyone else to call.
+        b = min(blind, stacks[i])
+        if not b:
+            continue
+        stacks[i] -= b
+        st.bets[i] += b
+        total[i] += b
+        if out is not None:
+            out.append(BlindPosted(st.order[i], b, stacks[i] == 0))
+        if blind > top:
+            top, top_i = blind, i
+        if blind >= setup.small_bet:
+            full.add(blind)
     st.current_bet = top
     st.min_increment = max(st.setup.small_bet, top)
-    st.raises = len({b for b in setup.blinds if b >= setup.small_bet})
+    st.raises = len(full)
     st.aggressor = top_i
     st.needs = [x > 0 for x in stacks]
     # BET-ORDER: preflop the first to act is left of the big blind (or of the last straddle).

@@ -91,6 +91,24 @@ def test_BET_SHORT_POST_ante_all_in_leaves_the_blind_absent() -> None:
     assert 2 not in [h.state.order[i] for p in pots[1:] for i in p.eligible]
 
 
+@pytest.mark.parametrize("profile", ["standard", "roberts", "house-pig", "online"])
+def test_BET_SHORT_POST_phantom_big_blind_next_player_faces_the_small_blind(profile: str) -> None:
+    """000 §19d: the big blind covers part of the ante and none of the blind: "the blind will be
+    absent". Nobody must call a big blind nobody posted: the next player faces the small blind."""
+    h = start({1: 100, 2: 3, 3: 100}, button=3, ante=5, profile=profile)
+    assert [type(o) for o in h.outcomes] == [AntePosted, AntePosted, AntePosted, BlindPosted]  # no blind from 2
+    la = legal_actions(h.state)
+    assert la is not None and (la.seat, la.to_call, la.current_bet, la.min_to) == (3, 1, 1, 3)
+    play(h, "3 c, 1 x")  # the small blind has nothing more to call: the round is over
+    assert h.state.phase.value == "dealing" and h.state.pot_total() == 15
+
+
+def test_BET_SHORT_POST_phantom_big_blind_heads_up_nobody_acts() -> None:
+    # The button's small blind is the only blind posted and the big blind is all-in: no decision is left.
+    h = start({1: 100, 2: 4}, button=1, sb=1, bb=2, ante=5)
+    assert h.state.phase.value == "dealing" and legal_actions(h.state) is None
+
+
 def test_BET_HEADS_UP_button_posts_small_blind_acts_first_then_last() -> None:
     h = start({2: 100, 5: 100}, button=5)
     assert h.state.final_stacks() == {2: 98, 5: 99}

@@ -71,9 +71,14 @@ def random_table(rng: random.Random) -> tuple[int, tuple[int, int], tuple[int, .
         else:
             stacks.append(rng.randint(bb, depth * bb))
     # The big blind covers its blind and ante: a short big blind is BET-SHORT-POST's documented
-    # difference (see test_BET_SHORT_POST_differs_from_pokerkit_on_purpose).
+    # difference (see test_BET_SHORT_POST_differs_from_pokerkit_on_purpose). Sometimes he is
+    # all-in within the ante, and the blind is absent (000 §19d): both engines agree on that.
     big = 1 if n > 2 else 0
-    stacks[big] = max(stacks[big], bb + (antes[1] if n == 2 else antes[big]) + 1)
+    bb_ante = antes[1] if n == 2 else antes[big]
+    if bb_ante and rng.random() < 0.05:
+        stacks[big] = rng.randint(1, bb_ante)
+    else:
+        stacks[big] = max(stacks[big], bb + bb_ante + 1)
     return n, (sb, bb), antes, tuple(stacks)
 
 
@@ -386,6 +391,21 @@ def test_BET_SHORT_POST_differs_from_pokerkit_on_purpose():
         warnings.simplefilter("ignore")
         pk = _pokerkit(stacks)
     assert (pk.actor_index, pk.checking_or_calling_amount, pk.min_completion_betting_or_raising_to_amount) == (2, 100, 300)
+
+
+def test_BET_SHORT_POST_phantom_big_blind_agrees_with_pokerkit():
+    """000 §19d: the big blind all-in within his ante posts no blind; the next player faces the
+    small blind (1), and the smallest raise is to 3, as in PokerKit."""
+    st = start_hand(history_setup(HandHistory("NT", (5, 5, 5), (1, 2, 0), (100, 3, 100), (), min_bet=2)))
+    la = legal_actions(st)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pk = NoLimitTexasHoldem.create_state(AUTOMATIONS, True, 5, (1, 2), 2, (100, 3, 100), 3, mode=Mode.TOURNAMENT)
+        for _ in range(6):
+            pk.deal_hole()
+    assert (la.seat - 1, la.to_call, la.min_to, la.max_to) == (
+        pk.actor_index, pk.checking_or_calling_amount, pk.min_completion_betting_or_raising_to_amount,
+        pk.max_completion_betting_or_raising_to_amount)
 
 
 def test_BET_INCOMPLETE_short_all_in_first_raise_differs_from_pokerkit_on_purpose():
