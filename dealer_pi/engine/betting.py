@@ -105,8 +105,33 @@ def others_able(st: HandState, i: int) -> bool:
     return False
 
 
+def others_could_call_more(st: HandState, i: int) -> bool:
+    """Could any other live player put in more than the current bet (so answer a raise by ``i``)?"""
+    bets, stacks, folded, cur = st.bets, st.stacks, st.folded, st.current_bet
+    for j in range(len(bets)):
+        if j != i and not folded[j] and bets[j] + stacks[j] > cur:
+            return True
+    return False
+
+
+def outbet(st: HandState, i: int) -> bool:
+    """Has another live player put more chips in this round than player ``i``?"""
+    bets, folded = st.bets, st.folded
+    mine = bets[i]
+    for j in range(len(bets)):
+        if j != i and not folded[j] and bets[j] > mine:
+            return True
+    return False
+
+
 def advance(st: HandState, start: int, out: Out) -> None:
-    """Give the turn to the next player who has a decision, or close the round (BET-ORDER)."""
+    """Give the turn to the next player who has a decision, or close the round (BET-ORDER).
+
+    A decision is left when a bet could still be answered, or when chips are owed that
+    someone could win. Owing only the rest of a full blind that its all-in poster did not
+    cover (BET-SHORT-POST), with nobody else able to bet, is no decision: a call would come
+    straight back (BET-UNCALLED, BET-ALL-IN).
+    """
     folded, needs, stacks, bets = st.folded, st.needs, st.stacks, st.bets
     if folded.count(False) > 1:
         n = len(folded)
@@ -114,8 +139,7 @@ def advance(st: HandState, start: int, out: Out) -> None:
         for k in range(start, start + n):
             j = k % n
             if needs[j] and not folded[j] and stacks[j] > 0:
-                # A decision is left when chips are owed, or when a bet could still be answered.
-                if bets[j] < cur or others_able(st, j):
+                if others_able(st, j) or (bets[j] < cur and outbet(st, j)):
                     st.to_act = j
                     st.phase = _BETTING
                     return
@@ -133,8 +157,9 @@ def raise_bounds(st: HandState, i: int) -> RaiseBounds:
     if st.acted_at[i] >= 0 and cur - st.acted_at[i] < st.min_increment:
         return RaiseBounds(False, 0, 0, "BET-INCOMPLETE",
                            "an all-in short of a full raise does not reopen the betting: call or fold")
-    if not others_able(st, i):
-        return RaiseBounds(False, 0, 0, "BET-UNCALLED", "every other player is all-in: nobody could call a raise")
+    if not others_could_call_more(st, i):
+        return RaiseBounds(False, 0, 0, "BET-UNCALLED",
+                           "nobody else could put in more than the current bet: a raise would come straight back")
     structure = st.setup.structure
     if structure is _LIMIT:
         cap = st.profile.limit_cap_raises
