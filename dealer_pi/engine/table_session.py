@@ -86,7 +86,7 @@ from .observations import (
 from .profiles import RuleProfile, profile_from_mapping
 from .setup import Structure
 from .state import HandState, Phase
-from .table import NextHand, TableState, finish_hand, new_table, next_hand
+from .table import NextHand, TableState, check_forced_bets, finish_hand, new_table, next_hand
 from .validate import is_whole, whole
 
 SessionEvent = EngineEvent | MonitorEvent
@@ -183,8 +183,7 @@ class TableSetup:
             raise
         if len([s for s, st in self.seats.items() if st > 0]) < 2:
             raise InputError(w("seats"), "a hand needs at least two seats with chips")
-        if self.blinds[1] < 1:
-            raise InputError(w("blinds"), "the big blind must be at least 1")
+        check_forced_bets(self.blinds[0], self.blinds[1], self.ante, 0, w("blinds"))
         for seat, stack in self.seats.items():
             if not 1 <= seat <= MAX_SEATS:
                 raise InputError(w(f"seats.{seat}"), f"seat number must be 1..{MAX_SEATS}")

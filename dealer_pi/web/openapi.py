@@ -132,7 +132,7 @@ _SETUP = {
         "overrides": {"type": "object", "description": "single profile options"},
         "structure": {"type": "string", "enum": ["no-limit", "pot-limit", "limit"]},
         "blinds": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
-                   "description": "[small blind, big blind]; the big blind at least 1"},
+                   "description": "[small blind, big blind]; [0, 0] with an ante is an ante-only game (000 §19a)"},
         "ante": {"type": "integer", "minimum": 0},
         "button": {"type": "integer", "minimum": 1, "maximum": 10},
         "seats": {"type": "object", "propertyNames": {"pattern": "^([1-9]|10)$"},

@@ -22,6 +22,7 @@ from dealer_pi.engine.observations import ActionKind as A
 from dealer_pi.engine.phh import HandHistory, to_phh
 from dealer_pi.engine.phh_replay import hand_to_phh
 from dealer_pi.engine.setup import blinds_setup
+from dealer_pi.engine.table import new_table, next_hand
 from dealer_pi.runtime.engine_thread import Runtime
 from dealer_pi.runtime.export import export_hands
 from dealer_pi.runtime.journal import Journal
@@ -97,3 +98,19 @@ def test_BET_ALL_IN_three_handed_short_big_blind_small_blind_not_asked_after_the
     hand = Hand.start(blinds_setup({1: 1000, 2: 3, 3: 1000}, button=3, small_blind=5, big_blind=10))
     hand.apply(ActionTaken(3, A.FOLD))
     assert hand.state.seat_to_act is None and hand.state.final_stacks() == {1: 997, 2: 0, 3: 1000}
+
+
+def test_BET_ANTES_ante_only_hand_exports_and_loads_in_pokerkit() -> None:
+    """An ante-only game (000 §19a): no blinds, the smallest bet is the ante."""
+    table = new_table({1: 100, 2: 100, 3: 100}, 0, 0, button=1, ante=5)
+    hand = Hand(next_hand(table).started)
+    for seat, cards in ((2, "AhAd"), (3, "KhKd"), (1, "2c7d")):
+        hand.apply(HoleCardsDealt(seat, tuple(parse_cards(cards))))
+    hand.act(2, A.BET, 10).act(3, A.CALL).act(1, A.FOLD)
+    for cards in ("2s3s4d", "9h", "Tc"):
+        hand.apply(BoardDealt(tuple(parse_cards(cards)))).act(2, A.CHECK).act(3, A.CHECK)
+    hand.apply(HandShown(2)).apply(HandShown(3))
+    history = hand_to_phh(hand.entries)
+    assert (history.blinds_or_straddles, history.min_bet) == ((0, 0, 0), 5)
+    assert history.finishing_stacks == (120, 85, 95)
+    assert pokerkit_stacks(to_phh(history)) == history.finishing_stacks
