@@ -9,7 +9,9 @@ standard's own pattern (limit letter, then ``T`` for Texas hold'em, as in
 
 Players are numbered as in the file: ``p1`` is the small blind (the first
 dealt) and the last player has the button. Amounts are whole chips; a float
-field is accepted only when it is whole (``3.0``).
+field is accepted only when it is whole (``3.0``), except in the results
+(``finishing_stacks``, ``winnings``): published data sets write a split odd
+chip as a fraction (``10112.5``), and those fractions are kept as read.
 
 >>> h = parse_phh('''
 ... variant = "NT"
@@ -41,7 +43,7 @@ from typing import Any, Callable, Final, Mapping, Sequence, Union
 
 from .cards import FULL_DECK, Card
 from .errors import InputError
-from .validate import flag, is_whole, whole
+from .validate import flag, is_number, is_whole, number, whole
 
 HOLDEM_VARIANTS: Final = {
     "NT": "No-Limit Texas Hold'em",
@@ -64,6 +66,7 @@ MAX_PLAYERS: Final = 10  # the most seats dealer-pi knows (observations.MAX_SEAT
 
 UNKNOWN: Final = None  # an unknown hole card, written ``??``
 HoleCard = Union[Card, None]
+Chips = Union[int, float]  # a result: whole chips, or a fraction of a split odd chip
 
 
 # -- actions ---------------------------------------------------------------
@@ -156,8 +159,8 @@ class HandHistory:
     players: tuple[str, ...] | None = None
     seats: tuple[int, ...] | None = None
     seat_count: int | None = None
-    finishing_stacks: tuple[int, ...] | None = None
-    winnings: tuple[int, ...] | None = None
+    finishing_stacks: tuple[Chips, ...] | None = None  # a split odd chip may be written as fractions
+    winnings: tuple[Chips, ...] | None = None
     # Descriptive fields (author, event, year, ...) and user fields (``_name``), in file order.
     info: tuple[tuple[str, Any], ...] = ()
 
@@ -184,13 +187,28 @@ def _chips(value: object, where: str, *, low: int = 0) -> int:
     return whole(value, where, low=low, floats=True, unit=" of chips")
 
 
+def _result(value: object, where: str) -> Chips:
+    """A result amount: whole chips, or a fraction where a split odd chip was shared out."""
+    if is_number(value) and isinstance(value, float) and not value.is_integer():
+        return number(value, where, low=0)
+    return _chips(value, where)
+
+
 def _chip_list(data: Mapping[str, Any], key: str, n: int | None, *, low: int = 0) -> tuple[int, ...]:
+    return tuple(_chips(v, w, low=low) for v, w in _amounts(data, key, n))
+
+
+def _result_list(data: Mapping[str, Any], key: str, n: int) -> tuple[Chips, ...]:
+    return tuple(_result(v, w) for v, w in _amounts(data, key, n))
+
+
+def _amounts(data: Mapping[str, Any], key: str, n: int | None) -> list[tuple[object, str]]:
     value = data[key]
     if not isinstance(value, list):
         raise InputError(key, f"must be an array of amounts, got {value!r}")
     if n is not None and len(value) != n:
         raise InputError(key, f"has {len(value)} entries for {n} players")
-    return tuple(_chips(v, f"{key}[{i}]", low=low) for i, v in enumerate(value))
+    return [(v, f"{key}[{i}]") for i, v in enumerate(value)]
 
 
 _PLAYER: Final = re.compile(r"p([0-9]+)\Z")
@@ -440,8 +458,8 @@ def history_from_dict(data: Mapping[str, Any]) -> HandHistory:
     reader = _Reader(n)
     actions = tuple(reader.read(i, a) for i, a in enumerate(raw_actions))
 
-    finishing = _chip_list(data, "finishing_stacks", n) if "finishing_stacks" in data else None
-    winnings = _chip_list(data, "winnings", n) if "winnings" in data else None
+    finishing = _result_list(data, "finishing_stacks", n) if "finishing_stacks" in data else None
+    winnings = _result_list(data, "winnings", n) if "winnings" in data else None
     info: list[tuple[str, Any]] = []
     for key, value in data.items():
         if key in _HOLDEM_KEYS:

@@ -66,6 +66,7 @@ from .hand import (
 from .observations import ActionKind
 from .phh import (
     Action,
+    Chips,
     BetRaise,
     CheckCall,
     DealBoard,
@@ -121,6 +122,26 @@ class Replay:
 
     ``error`` says why the replay stopped early (``failed_at`` is the action
     index, or None for the setup); ``matches`` is None without ``finishing_stacks``.
+
+    A file may share a split odd chip out in fractions (``finishing_stacks =
+    [10112.5, 10112.5]``) where the table gives it whole to the winner in the
+    worst position (POT-ODD-CHIP, 000 §13). Such stacks match "within the split
+    odd chip": ``odd_chip_split`` is True and ``note`` says so.
+
+    >>> from .phh import parse_phh
+    >>> r = replay_history(parse_phh('''
+    ... variant = "NT"
+    ... antes = [0, 0, 0]
+    ... blinds_or_straddles = [1, 2, 0]
+    ... min_bet = 2
+    ... starting_stacks = [100, 100, 100]
+    ... actions = ["d dh p1 2c3c", "d dh p2 AhKh", "d dh p3 AdKd", "p3 cc", "p1 f", "p2 cc",
+    ...            "d db 7s8s9d", "p2 cc", "p3 cc", "d db 2h", "p2 cc", "p3 cc", "d db 4c", "p2 cc", "p3 cc",
+    ...            "p2 sm AhKh", "p3 sm AdKd"]
+    ... finishing_stacks = [99, 100.5, 100.5]
+    ... '''))
+    >>> r.final_stacks, r.matches, r.odd_chip_split  # the odd chip whole to p2, first left of the button
+    ((99, 101, 100), True, True)
     """
 
     history: HandHistory
@@ -135,9 +156,28 @@ class Replay:
         expected = self.history.finishing_stacks
         if expected is None or self.error:
             return None if not self.error else False
-        return self.final_stacks == expected
+        return self.final_stacks == expected or self.odd_chip_split
 
-    def mismatches(self) -> list[tuple[int, int, int]]:
+    @property
+    def odd_chip_split(self) -> bool:
+        """Do the stacks agree but for odd chips the file shares out in fractions? Every whole
+        expected stack is equal, every fractional one within a chip, and the totals agree."""
+        expected, got = self.history.finishing_stacks, self.final_stacks
+        if expected is None or got is None or self.error or got == expected:
+            return False
+        if not any(isinstance(e, float) for e in expected) or abs(sum(got) - sum(expected)) > 1e-6:
+            return False
+        return all(abs(g - e) < 1 if isinstance(e, float) else g == e for g, e in zip(got, expected))
+
+    @property
+    def note(self) -> str:
+        """Why a match is not exact, or ''."""
+        if not self.odd_chip_split:
+            return ""
+        return ("match within the split odd chip: the file shares it out in fractions; the table gives "
+                "each odd chip whole to the winner in the worst position (POT-ODD-CHIP, 000 §13)")
+
+    def mismatches(self) -> list[tuple[int, int, Chips]]:
         """(player, got, expected) for every player whose stack differs."""
         expected = self.history.finishing_stacks
         if expected is None or self.final_stacks is None:
