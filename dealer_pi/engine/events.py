@@ -161,6 +161,17 @@ class ExcessReturned:
 
 
 @dataclass(frozen=True, slots=True)
+class ChipsOwed:
+    """The pushed chips fall short of what the action means, and the player must add ``amount``:
+    a declaration binds to the limit the chips allow (BET-VERBAL, 000 §3), an under-raise of
+    50 % or more is completed (BET-UNDER-RAISE, 000 §9a). The engine counts the action in full."""
+
+    seat: int
+    amount: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class PenaltyCharged:
     """Chips a player must add to the pot as a penalty (002 §6.8: half the pot for a
     deliberately shown hole card, DEAL-PLAYER-EXPOSED under the ``half-pot`` option)."""
@@ -210,7 +221,7 @@ Entry = (
 )
 Outcome = (
     AntePosted | BlindPosted | BetPlaced | ExcessReturned | UncalledBetReturned | StreetCompleted
-    | PotAwarded | HandEnded | PenaltyCharged
+    | PotAwarded | HandEnded | PenaltyCharged | ChipsOwed
 )
 Event = Entry | Outcome
 
@@ -235,6 +246,7 @@ TYPE_NAMES: Final[dict[type, str]] = {
     PotAwarded: "pot_awarded",
     HandEnded: "hand_ended",
     PenaltyCharged: "penalty_charged",
+    ChipsOwed: "chips_owed",
 }
 _BY_NAME: Final[dict[str, type]] = {v: k for k, v in TYPE_NAMES.items()}
 

@@ -36,6 +36,7 @@ from .events import (
     BetPlaced,
     BoardDealt,
     CardBurned,
+    ChipsOwed,
     ChipsPlaced,
     Entry,
     ExcessReturned,
@@ -231,6 +232,8 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
         if out is not None and tail is not None:
             if meaning.returned:
                 out.append(ExcessReturned(e.seat, meaning.returned, meaning.rule))
+            if meaning.owed:
+                out.append(ChipsOwed(e.seat, meaning.owed, meaning.rule))
             out.extend(tail)
     elif type(e) is CardBurned:
         _check_new_cards(st, (e.card,))

@@ -10,6 +10,7 @@ from dealer_pi.engine.events import (
     ActionTaken,
     AntePosted,
     BlindPosted,
+    ChipsOwed,
     ChipsPlaced,
     ExcessReturned,
     HandKilled,
@@ -18,7 +19,9 @@ from dealer_pi.engine.events import (
 from dealer_pi.engine.hand import Hand, apply
 from dealer_pi.engine.legal import legal_actions
 from dealer_pi.engine.observations import ActionKind as A
+from dealer_pi.engine.observations import ChipsPushed, PlayerAction
 from dealer_pi.engine.profiles import get_profile, profile_from_mapping
+from dealer_pi.engine.table_session import TableSession, TableSetup, event_to_json
 from dealer_pi.engine.setup import (
     HandSetup,
     SeatSetup,
@@ -285,6 +288,42 @@ def test_BET_VERBAL_declaration_wins_over_the_chips() -> None:
     assert h.state.current_bet == 80  # a stated amount is binding: the seat adds the rest
 
 
+def test_BET_VERBAL_binding_short_call_is_completed_and_the_next_player_acts() -> None:
+    """000 §3: "A player who declares a call ... must do so to the limit that the chips allow."
+    Seat 2 says "call" and pushes 5 of the 20 with 495 behind: the call stands, 15 are owed,
+    and seat 3 is next (not refused as out of turn)."""
+    h = play(start({1: 500, 2: 500, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    h.apply(ChipsPlaced(2, 5, declared=A.CALL))
+    st = h.state
+    assert ChipsOwed(2, 15, "BET-VERBAL") in h.outcomes
+    assert st.bets[st.index_of[2]] == 20 and st.stacks[st.index_of[2]] == 470 and st.seat_to_act == 3
+    play(h, "3 c")  # the next player is in turn
+    assert h.state.phase.value == "dealing" and h.state.pot_total() == 90
+
+
+def test_BET_VERBAL_binding_short_call_to_the_limit_the_chips_allow() -> None:
+    # Seat 2 has 12 behind, says "call" (20) and pushes 5: the call is all-in for 12; 7 more are owed.
+    h = play(start({1: 500, 2: 22, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    h.apply(ChipsPlaced(2, 5, declared=A.CALL))
+    st = h.state
+    assert ChipsOwed(2, 7, "BET-VERBAL") in h.outcomes and st.stacks[st.index_of[2]] == 0
+    assert st.bets[st.index_of[2]] == 12 and st.seat_to_act == 3
+
+
+def test_BET_VERBAL_stated_raise_with_too_few_chips_is_owed() -> None:
+    h = play(start({1: 500, 2: 500, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    h.apply(ChipsPlaced(2, 25, declared=A.RAISE, declared_amount=80))
+    assert h.state.current_bet == 80 and ChipsOwed(2, 55, "BET-VERBAL") in h.outcomes
+
+
+def test_BET_ALL_IN_silent_push_short_of_a_call_is_refused_with_the_remedy() -> None:
+    h = play(start({1: 500, 2: 500, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    refused(h, "2 chips 5", "BET-ALL-IN")
+    with pytest.raises(RuleViolation) as err:
+        h.apply(ChipsPlaced(2, 5))
+    assert "declared call binds" in err.value.message and h.state.seat_to_act == 2
+
+
 def test_BET_STRING_only_the_first_motion_counts() -> None:
     h = start(THREE, button=3, sb=1, bb=2)
     h.apply(ChipsPlaced(3, 2))  # one motion: a call
@@ -444,3 +483,14 @@ def test_BET_ORDER_straddle_acts_last_preflop_and_keeps_the_option() -> None:
     play(h, "4 c, 1 c, 2 c")
     la = legal_actions(h.state)
     assert la is not None and la.seat == 3 and la.can_check and la.can_raise
+
+
+def test_BET_VERBAL_binding_short_call_through_the_session() -> None:
+    """End to end: the dealer enters "call" with too few chips; the table says what is owed
+    (``chips_owed``) and takes the next player's action in turn."""
+    session = TableSession(TableSetup.from_dict({"blinds": [5, 10], "seats": {"1": 500, "2": 500, "3": 500},
+                                                 "button": 3}))
+    events = [event_to_json(e) for e in session.feed(ChipsPushed(3, 2, declared=A.CALL))]
+    assert {"type": "chips_owed", "seat": 3, "amount": 8, "rule": "BET-VERBAL"} in events
+    session.feed(PlayerAction(1, A.CALL))
+    assert session.hand.seat_to_act == 2

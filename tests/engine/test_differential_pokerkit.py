@@ -72,11 +72,14 @@ def random_table(rng: random.Random) -> tuple[int, tuple[int, int], tuple[int, .
             stacks.append(rng.randint(bb, depth * bb))
     # The big blind covers its blind and ante: a short big blind is BET-SHORT-POST's documented
     # difference (see test_BET_SHORT_POST_differs_from_pokerkit_on_purpose). Sometimes he is
-    # all-in within the ante, and the blind is absent (000 §19d): both engines agree on that.
+    # all-in within the ante, and the blind is absent (000 §19d): both engines agree on that as
+    # long as the small blind, now the biggest blind, is posted in full.
     big = 1 if n > 2 else 0
     bb_ante = antes[1] if n == 2 else antes[big]
     if bb_ante and rng.random() < 0.05:
         stacks[big] = rng.randint(1, bb_ante)
+        small = 1 - big
+        stacks[small] = max(stacks[small], sb + antes[0] + 1)  # PHH lists his ante first either way
     else:
         stacks[big] = max(stacks[big], bb + bb_ante + 1)
     return n, (sb, bb), antes, tuple(stacks)
