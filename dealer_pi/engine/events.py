@@ -83,6 +83,7 @@ class ChipsPlaced:
     single_chip: bool = False
     declared: ActionKind | None = None
     declared_amount: int | None = None
+    second_motion: bool = False  # a forward motion after the first (BET-STRING, 000 §6-7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +143,17 @@ class BlindPosted:
 
 @dataclass(frozen=True, slots=True)
 class BetPlaced:
-    """The accepted meaning of an action: ``to`` is the street total, ``added`` the chips moved."""
+    """The accepted meaning of an action: ``to`` is the street total, ``added`` the chips moved.
+
+    ``amends``: this is the seat's last action made again, bigger, by the one additional
+    motion a raise said without its amount may take (000 §7); it replaces that action."""
 
     seat: int
     action: ActionKind
     to: int
     added: int
     all_in: bool = False
+    amends: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,7 +375,7 @@ def event_from_dict(data: Mapping[str, Any], where: str = "event") -> Event:
             kwargs[name] = tuple((whole(p[0], w, low=0), tuple(whole(s, w, low=0) for s in p[1])) for p in _list(v, w))
         elif name in ("amount", "declared_amount") and v is None:
             kwargs[name] = None
-        elif name in ("single_chip", "all_in", "misdeal"):
+        elif name in ("single_chip", "all_in", "misdeal", "second_motion", "amends"):
             kwargs[name] = flag(v, w)
         elif name in ("rule", "street", "description"):
             kwargs[name] = _str(v, w)

@@ -25,6 +25,7 @@ dealer_pi.engine.errors.RuleViolation: [BET-ORDER] no betting now (the hand is a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import NoReturn
 
 from . import betting, showdown
@@ -53,7 +54,7 @@ from .events import (
 )
 from .observations import ActionKind
 from .profiles import DEFAULT_PROFILE, RuleProfile
-from .setup import HandSetup
+from .setup import HandSetup, Structure
 from .state import HandState, Phase
 
 # Enum members as module constants: the hot paths read them on every entry.
@@ -64,6 +65,7 @@ _BETTING = Phase.BETTING
 _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
 _COMPLETE = Phase.COMPLETE
+_LIMIT = Structure.LIMIT
 
 __all__ = [
     "Hand", "act_in_place", "apply", "apply_events", "apply_in_place", "deal_board_in_place", "deal_hole_in_place",
@@ -111,6 +113,7 @@ def start_hand(setup: HandSetup, profile: RuleProfile = DEFAULT_PROFILE, out: li
     st.rake = 0
     st.seen = 0
     st.misdeal = False
+    st.open_raise = None
     st.entries = 1
     betting.post_forced_bets(st, out)
     return st
@@ -188,6 +191,7 @@ def act_in_place(state: HandState, seat: int, action: ActionKind, amount: int | 
     if state.phase is _COMPLETE:
         _refuse_over(state, ActionTaken)
     betting.act(state, seat, action, amount, None)
+    state.open_raise = None
     state.entries += 1
 
 
@@ -196,6 +200,7 @@ def deal_hole_in_place(state: HandState, seat: int, cards: tuple[Card | None, ..
     if state.phase is _COMPLETE:
         _refuse_over(state, HoleCardsDealt)
     _deal_hole(state, seat, cards)
+    state.open_raise = None
     state.entries += 1
 
 
@@ -204,6 +209,7 @@ def deal_board_in_place(state: HandState, cards: tuple[Card, ...]) -> None:
     if state.phase is _COMPLETE:
         _refuse_over(state, BoardDealt)
     _deal_board(state, cards, None)
+    state.open_raise = None
     state.entries += 1
 
 
@@ -222,19 +228,10 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
     elif type(e) is BoardDealt:
         _deal_board(st, e.cards, out)
     elif type(e) is ChipsPlaced:
-        i = betting.turn_index(st, e.seat)
-        if e.amount < 1:
-            raise InputError("amount", "chips pushed must be at least 1")
-        meaning = interpret_chips(st, i, e)
-        tail: list[Outcome] | None = [] if out is not None else None
-        amount = meaning.to if meaning.action in (_BET, _RAISE) else None
-        betting.act(st, e.seat, meaning.action, amount, tail)
-        if out is not None and tail is not None:
-            if meaning.returned:
-                out.append(ExcessReturned(e.seat, meaning.returned, meaning.rule))
-            if meaning.owed:
-                out.append(ChipsOwed(e.seat, meaning.owed, meaning.rule))
-            out.extend(tail)
+        if e.second_motion:
+            _second_motion(st, e, out)
+        else:
+            _place_chips(st, e, out)
     elif type(e) is CardBurned:
         _check_new_cards(st, (e.card,))
         st.burns = st.burns + (e.card,)
@@ -250,7 +247,61 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
         _misdeal(st, e.rule, out)
     else:
         raise InputError("entry", f"not an entry the hand accepts: {type(e).__name__}")
+    if type(e) is not ChipsPlaced:
+        st.open_raise = None  # any other entry ends the one additional motion a raise may take
     st.entries += 1
+
+
+def _place_chips(st: HandState, e: ChipsPlaced, out: list[Outcome] | None) -> None:
+    """Chips pushed in turn: the action they mean (:func:`~.chips.interpret_chips`), then that action.
+
+    "Raise" said without an amount in No-Limit or Pot-Limit opens the raise to one
+    additional motion (000 §7): the state before it is kept for :func:`_second_motion`.
+    """
+    i = betting.turn_index(st, e.seat)
+    if e.amount < 1:
+        raise InputError("amount", "chips pushed must be at least 1")
+    meaning = interpret_chips(st, i, e)
+    opens = (e.declared in (_BET, _RAISE) and e.declared_amount is None and not e.single_chip
+             and meaning.action in (_BET, _RAISE) and st.setup.structure is not _LIMIT)
+    before = st.copy() if opens else None
+    tail: list[Outcome] | None = [] if out is not None else None
+    amount = meaning.to if meaning.action in (_BET, _RAISE) else None
+    betting.act(st, e.seat, meaning.action, amount, tail)
+    if out is not None and tail is not None:
+        if meaning.returned:
+            out.append(ExcessReturned(e.seat, meaning.returned, meaning.rule))
+        if meaning.owed:
+            out.append(ChipsOwed(e.seat, meaning.owed, meaning.rule))
+        out.extend(tail)
+    if before is not None:
+        before.open_raise = None
+        st.open_raise = (before, e.seat, e.amount)
+    else:
+        st.open_raise = None
+
+
+def _second_motion(st: HandState, e: ChipsPlaced, out: list[Outcome] | None) -> None:
+    """BET-STRING (000 §6): a forward motion after the first is dismissed, its chips go back;
+    only a raise declared without its amount may be made in one additional motion (000 §7),
+    which makes it the raise of both motions' chips."""
+    if e.amount < 1:
+        raise InputError("amount", "chips pushed must be at least 1")
+    opened = st.open_raise
+    if opened is None or opened[1] != e.seat:
+        raise RuleViolation(
+            "BET-STRING", f"seat {e.seat}: a second forward motion is dismissed and its {e.amount} chips go back; "
+            "only the first motion counts unless 'raise' was said before it (000 §6-7)")
+    before, seat, first = opened
+    redo = before.copy()
+    tail: list[Outcome] | None = [] if out is not None else None
+    _place_chips(redo, ChipsPlaced(seat, first + e.amount, declared=_RAISE), tail)
+    redo.open_raise = None  # one additional motion, no more
+    redo.entries += 1  # the first motion's entry
+    for name in HandState.__slots__:
+        setattr(st, name, getattr(redo, name))
+    if out is not None and tail is not None:
+        out.extend(replace(o, amends=True) if type(o) is BetPlaced and o.seat == seat else o for o in tail)
 
 
 def _deal_hole(st: HandState, seat: int, cards: tuple[Card | None, ...]) -> None:

@@ -134,6 +134,8 @@ class ChipsPushed:
     """Chips put forward with an optional verbal declaration (BET-VERBAL, BET-OVERSIZED-CHIP).
 
     ``single_chip`` marks one oversized chip; the engine decides what it means.
+    ``second_motion`` marks chips the same seat pushed in a forward motion after the first
+    (BET-STRING, 000 §6): dismissed, unless "raise" was said without an amount (000 §7).
     """
 
     seat: int
@@ -143,6 +145,7 @@ class ChipsPushed:
     declared_amount: int | None = None
     source: str = "dealer"
     ts_ms: int = 0
+    second_motion: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +181,7 @@ _FIELDS: Final[dict[str, set[str]]] = {
     "card_seen": {"zone", "face_up", "card", "confidence"},
     "card_left": {"zone", "card"},
     "action": {"seat", "action", "amount"},
-    "chips": {"seat", "amount", "single_chip", "declared", "declared_amount"},
+    "chips": {"seat", "amount", "single_chip", "declared", "declared_amount", "second_motion"},
     "dealer": {"declare"},
     "decision": {"alert_id", "decision"},
 }
@@ -252,7 +255,8 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
         d_amount = data.get("declared_amount")
         if d_amount is not None:
             d_amount = whole(d_amount, f("declared_amount"), low=1)
-        return ChipsPushed(seat, amount, single, declared, d_amount, source, ts_ms)
+        second = flag(data.get("second_motion", False), f("second_motion"))
+        return ChipsPushed(seat, amount, single, declared, d_amount, source, ts_ms, second)
     if kind == "dealer":
         return DealerDeclaration(_enum(Declaration, need("declare"), f("declare")), source, ts_ms)
     alert_id = need("alert_id")

@@ -302,6 +302,9 @@ def hand_to_phh(entries: Sequence[Entry], profile_note: bool = True) -> HandHist
         elif isinstance(e, (ActionTaken, ChipsPlaced)):
             for o in outcomes:
                 if isinstance(o, BetPlaced) and o.seat == e.seat:
+                    if o.amends:  # the raise made again by its one additional motion (000 §7)
+                        player = player_of[o.seat]
+                        del played[max(k for k, a in enumerate(played) if isinstance(a, BetRaise) and a.player == player)]
                     played.append(_bet_action(player_of[o.seat], o))
                     break
         elif isinstance(e, HandShown):

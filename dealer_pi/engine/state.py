@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .cards import Card
 from .events import PotAwarded
@@ -101,10 +101,14 @@ class HandState:
     rake: int
     seen: int
     misdeal: bool
+    # "Raise" said without an amount (000 §7): (the state before it, the seat, its first motion's
+    # chips) until any other entry; one more forward motion by that seat may still make the raise.
+    open_raise: tuple[HandState, int, int] | None
     entries: int
 
     if TYPE_CHECKING:
         def copy(self) -> HandState: ...
+        __slots__: ClassVar[tuple[str, ...]]
 
     # ------------------------------------------------------------ read-only views
 

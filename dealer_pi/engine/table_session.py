@@ -394,7 +394,8 @@ class TableSession:
         if isinstance(obs, (PlayerAction, ChipsPushed)):
             entry: Entry
             if isinstance(obs, ChipsPushed):
-                entry = ChipsPlaced(obs.seat, obs.amount, obs.single_chip, obs.declared, obs.declared_amount)
+                entry = ChipsPlaced(obs.seat, obs.amount, obs.single_chip, obs.declared, obs.declared_amount,
+                                    obs.second_motion)
             elif obs.action is ActionKind.FOLD and self._hand.phase is Phase.SHOWDOWN:
                 entry = HandMucked(obs.seat)
             else:

@@ -102,6 +102,16 @@ class _HandLog:
             if not n:
                 return
 
+    def drop_last_action(self, seat: int) -> None:
+        """Forget the last betting action of ``seat`` (it is being made again)."""
+        for at in sorted(self.by_obs, reverse=True):
+            entries = self.by_obs[at]
+            for k in range(len(entries) - 1, -1, -1):
+                e = entries[k]
+                if isinstance(e, ActionTaken) and e.seat == seat:
+                    del entries[k]
+                    return
+
     def finish(self) -> ExportedHand:
         out = self.out
         if out.misdeal:
@@ -162,6 +172,8 @@ def export_hands(journal: Journal) -> Iterator[ExportedHand]:
             if record is not None:
                 log.out.events.append(record)
             if kind == "bet_placed":
+                if ev.get("amends"):  # a raise made again by its one additional motion (000 §7)
+                    log.drop_last_action(ev["seat"])
                 log.by_obs.setdefault(at, []).append(ActionTaken(ev["seat"], ActionKind(ev["action"]), ev["to"]))
             elif kind == "entry_undone":
                 log.by_obs.pop(int(ev["undone"]), None)

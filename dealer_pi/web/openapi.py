@@ -54,6 +54,8 @@ _OBSERVATION = {
         "declared": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"],
                      "description": "chips: what the player said (BET-VERBAL)"},
         "declared_amount": {"type": "integer", "minimum": 1, "description": "chips: the amount said, raise TO"},
+        "second_motion": {"type": "boolean", "description": "chips: pushed in a forward motion after the first "
+                          "(BET-STRING: dismissed, unless 'raise' was said without an amount, 000 §7)"},
         "source": {"type": "string"},
         "ts_ms": {"type": "integer"},
     },

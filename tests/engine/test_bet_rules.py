@@ -9,6 +9,7 @@ from dealer_pi.engine.errors import RuleViolation
 from dealer_pi.engine.events import (
     ActionTaken,
     AntePosted,
+    BetPlaced,
     BlindPosted,
     ChipsOwed,
     ChipsPlaced,
@@ -16,8 +17,10 @@ from dealer_pi.engine.events import (
     HandKilled,
     UncalledBetReturned,
 )
-from dealer_pi.engine.hand import Hand, apply
+from dealer_pi.engine.hand import Hand, apply, replay
 from dealer_pi.engine.legal import legal_actions
+from dealer_pi.engine.phh import BetRaise
+from dealer_pi.engine.phh_replay import hand_to_phh
 from dealer_pi.engine.observations import ActionKind as A
 from dealer_pi.engine.observations import ChipsPushed, PlayerAction
 from dealer_pi.engine.profiles import get_profile, profile_from_mapping
@@ -324,14 +327,54 @@ def test_BET_ALL_IN_silent_push_short_of_a_call_is_refused_with_the_remedy() -> 
     assert "declared call binds" in err.value.message and h.state.seat_to_act == 2
 
 
-def test_BET_STRING_only_the_first_motion_counts() -> None:
+def test_BET_STRING_second_motion_is_dismissed_not_out_of_turn() -> None:
+    """000 §6: "Any betting motions after the first motion will be dismissed." Seat 3 calls in one
+    motion, then pushes 4 more: refused as a string bet (not as acting out of turn), nothing changes."""
     h = start(THREE, button=3, sb=1, bb=2)
     h.apply(ChipsPlaced(3, 2))  # one motion: a call
     before = h.state.to_dict()
     with pytest.raises(RuleViolation) as err:
-        h.apply(ChipsPlaced(3, 4))  # a second motion is not a raise
-    assert err.value.rule == "BET-OUT-OF-TURN"
-    assert h.state.to_dict() == before and h.state.current_bet == 2
+        h.apply(ChipsPlaced(3, 4, second_motion=True))
+    assert err.value.rule == "BET-STRING" and "dismissed" in err.value.message
+    assert h.state.to_dict() == before and h.state.current_bet == 2 and h.state.seat_to_act == 1
+
+
+def test_BET_STRING_raise_said_without_amount_takes_one_additional_motion() -> None:
+    """000 §7: "by stating the word 'raise', a player protects his right to raise, but the raise must
+    be made in one additional motion". "Raise" with the call's 20, then 40 more: a raise to 60."""
+    h = play(start({1: 500, 2: 500, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    h.apply(ChipsPlaced(2, 20, declared=A.RAISE))  # the first motion: a minimum raise (to 40) is owed at least
+    assert h.state.current_bet == 40 and ChipsOwed(2, 20, "BET-VERBAL") in h.outcomes
+    h.apply(ChipsPlaced(2, 40, second_motion=True))  # the one additional motion
+    st = h.state
+    assert st.current_bet == 60 and st.bets[st.index_of[2]] == 60 and st.seat_to_act == 3
+    assert [o for o in h.outcomes if isinstance(o, BetPlaced)] == [BetPlaced(2, A.RAISE, 60, 60, False, True)]
+    assert h.state.to_dict() == replay(h.entries).to_dict()  # the log replays to the same state
+    raises = [a for a in hand_to_phh(h.entries).actions if isinstance(a, BetRaise)]
+    assert [(r.player, r.amount) for r in raises] == [(1, 20), (2, 60)]  # one raise in the history
+    with pytest.raises(RuleViolation) as err:  # no third motion
+        h.apply(ChipsPlaced(2, 20, second_motion=True))
+    assert err.value.rule == "BET-STRING"
+
+
+def test_BET_STRING_limit_has_no_additional_motion() -> None:
+    h = limit_hand(LIMIT4, "standard", button=4)
+    h.apply(ChipsPlaced(3, 5, declared=A.RAISE))
+    with pytest.raises(RuleViolation) as err:
+        h.apply(ChipsPlaced(3, 5, second_motion=True))
+    assert err.value.rule == "BET-STRING"
+
+
+def test_BET_STRING_second_motion_through_the_session_and_into_phh() -> None:
+    session = TableSession(TableSetup.from_dict({"blinds": [5, 10], "seats": {"1": 500, "2": 500, "3": 500},
+                                                 "button": 3}))
+    with pytest.raises(RuleViolation) as err:
+        session.feed(ChipsPushed(3, 10, second_motion=True))
+    assert err.value.rule == "BET-STRING"
+    session.feed(ChipsPushed(3, 10, declared=A.RAISE))
+    session.feed(ChipsPushed(3, 20, second_motion=True))
+    assert session.hand.current_bet == 30 and session.hand.seat_to_act == 1
+    assert session.snapshot()["table"]["seats"]["3"]["last_action"] == {"action": "raise", "to": 30, "all_in": False}
 
 
 def test_BET_OUT_OF_TURN_is_flagged_and_not_applied() -> None:

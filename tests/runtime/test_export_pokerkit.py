@@ -19,7 +19,8 @@ from dealer_pi.engine.cards import parse_cards
 from dealer_pi.engine.events import ActionTaken, BoardDealt, HandShown, HoleCardsDealt
 from dealer_pi.engine.hand import Hand
 from dealer_pi.engine.observations import ActionKind as A
-from dealer_pi.engine.phh import HandHistory, to_phh
+from dealer_pi.engine.observations import ChipsPushed, PlayerAction
+from dealer_pi.engine.phh import BetRaise, HandHistory, to_phh
 from dealer_pi.engine.phh_replay import hand_to_phh
 from dealer_pi.engine.setup import blinds_setup
 from dealer_pi.engine.table import new_table, next_hand
@@ -114,3 +115,18 @@ def test_BET_ANTES_ante_only_hand_exports_and_loads_in_pokerkit() -> None:
     assert (history.blinds_or_straddles, history.min_bet) == ((0, 0, 0), 5)
     assert history.finishing_stacks == (120, 85, 95)
     assert pokerkit_stacks(to_phh(history)) == history.finishing_stacks
+
+
+def test_BET_STRING_raise_in_one_additional_motion_exports_as_one_raise(tmp_path: Path) -> None:
+    """000 §7: "raise" said, then one more motion: the export writes the one raise it made."""
+    setup = {"blinds": [5, 10], "seats": {"1": 500, "2": 500}, "button": 1}
+    rt = Runtime(tmp_path / "j.sqlite3", setup, stream_delay_s=1).start()
+    for obs in (ChipsPushed(1, 10, declared=A.RAISE), ChipsPushed(1, 20, second_motion=True), PlayerAction(2, A.FOLD)):
+        rt.submit("observation", obs)
+    rt.stop()
+    (hand,) = list(export_hands(Journal(tmp_path / "j.sqlite3")))
+    assert hand.history is not None, hand.problem
+    bets = [a for a in hand.history.actions if isinstance(a, BetRaise)]
+    assert [(b.player, b.amount) for b in bets] == [(2, 35)]  # the button (p2) had 5 in: 10 + 20 more
+    assert hand.history.finishing_stacks == (490, 510)
+    assert pokerkit_stacks(to_phh(hand.history)) == hand.history.finishing_stacks
