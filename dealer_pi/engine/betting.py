@@ -260,6 +260,7 @@ def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
     if to > b.max_to:
         rule = {_LIMIT: "BET-LIMIT", _POT_LIMIT: "BET-PL-MAX"}.get(st.setup.structure, "BET-TABLE-STAKES")
         raise RuleViolation(rule, f"the largest {'raise' if cur else 'bet'} is to {b.max_to}")
+    st.raised_from = (cur, st.min_increment, st.raises, st.aggressor, st.aggressor_street, st.last_caller)
     add = to - st.bets[i]
     st.stacks[i] -= add
     st.bets[i] = to
@@ -279,6 +280,31 @@ def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
     if out is not None:
         kind = _RAISE if cur else _BET
         out.append(BetPlaced(seat, kind, to, add, st.stacks[i] == 0))
+
+
+def take_back_dead_raise(st: HandState, i: int, out: Out) -> None:
+    """POT-DEAD-HAND: the part of a dead hand's bet or raise that nobody has called goes back to
+    its owner (000 §33; BET-UNCALLED), and the betting is again as it stood before that raise
+    (or at the most another player has put in since): nobody calls a dead hand."""
+    before = st.raised_from
+    if before is None or st.aggressor != i or st.aggressor_street != st.street:
+        return
+    bets = st.bets
+    level = max([before[0]] + [bets[j] for j in range(len(bets)) if j != i])
+    excess = bets[i] - level
+    if excess <= 0:
+        return
+    bets[i] = level
+    st.stacks[i] += excess
+    st.total[i] -= excess
+    st.current_bet = level
+    _, st.min_increment, st.raises, st.aggressor, st.aggressor_street, st.last_caller = before
+    st.raised_from = None
+    for j in range(len(bets)):  # whoever acted at this level before the raise has nothing more to do
+        if j != i and not st.folded[j] and st.stacks[j] > 0:
+            st.needs[j] = st.acted_at[j] < level or bets[j] < level
+    if out is not None:
+        out.append(UncalledBetReturned(st.order[i], excess, "POT-DEAD-HAND"))
 
 
 def return_uncalled(st: HandState, out: Out) -> None:
@@ -363,6 +389,7 @@ def start_street(st: HandState, out: Out) -> None:
     st.current_bet = 0
     st.min_increment = st.street_size()
     st.raises = 0
+    st.raised_from = None
     st.first_actor = -1  # the last aggressor and caller are kept: show order looks back (POT-SHOW-ORDER)
     able = [not f and s > 0 for f, s in zip(st.folded, st.stacks)]
     if able.count(True) >= 2:

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from .cards import Card
 from .errors import InputError
-from .observations import ActionKind
+from .observations import ActionKind, KillReason
 from .profiles import DEFAULT_PROFILE, RuleProfile, profile_from_dict, profile_to_dict
 from .setup import HandSetup, SeatSetup, Structure
 from .validate import flag, whole
@@ -103,10 +103,13 @@ class HandMucked:
 
 @dataclass(frozen=True, slots=True)
 class HandKilled:
-    """The hand of ``seat`` is dead (clock, away, touched the muck...); ``rule`` says why."""
+    """The hand of ``seat`` is dead (POT-DEAD-HAND); ``rule`` names the rule that killed it and
+    ``reason`` what happened (its rule is ``KILL_RULES[reason]``). Without a reason, the one the
+    rule implies is taken; only a dealer's kill (000 §33) gives an uncalled raise back."""
 
     seat: int
     rule: str
+    reason: KillReason | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +311,13 @@ def _action(v: object, where: str) -> ActionKind:
     return ActionKind(v)
 
 
+def _reason(v: object, where: str) -> KillReason:
+    names = [r.value for r in KillReason]
+    if v not in names:
+        raise InputError(where, "must be one of " + ", ".join(names))
+    return KillReason(v)
+
+
 def _setup(v: object, where: str) -> HandSetup:
     if not isinstance(v, Mapping):
         raise InputError(where, "must be an object")
@@ -367,6 +377,8 @@ def event_from_dict(data: Mapping[str, Any], where: str = "event") -> Event:
             kwargs[name] = _opt_card(v, w)
         elif name in ("action", "declared"):
             kwargs[name] = None if v is None and name == "declared" else _action(v, w)
+        elif name == "reason":
+            kwargs[name] = None if v is None else _reason(v, w)
         elif name in ("seats",):
             kwargs[name] = tuple(whole(s, f"{w}[{i}]", low=1) for i, s in enumerate(_list(v, w)))
         elif name in ("shares", "stacks"):

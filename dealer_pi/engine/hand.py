@@ -52,7 +52,7 @@ from .events import (
     PenaltyCharged,
     WinnersDeclared,
 )
-from .observations import ActionKind
+from .observations import KILL_RULES, ActionKind, KillReason
 from .profiles import DEFAULT_PROFILE, RuleProfile
 from .setup import HandSetup, Structure
 from .state import HandState, Phase
@@ -113,6 +113,7 @@ def start_hand(setup: HandSetup, profile: RuleProfile = DEFAULT_PROFILE, out: li
     st.rake = 0
     st.seen = 0
     st.misdeal = False
+    st.raised_from = None
     st.open_raise = None
     st.entries = 1
     betting.post_forced_bets(st, out)
@@ -242,7 +243,7 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
     elif type(e) is WinnersDeclared:
         showdown.declare_winners(st, e.pot, tuple(e.seats), out)
     elif type(e) is HandKilled:
-        _kill(st, e.seat, e.rule, out)
+        _kill(st, e.seat, e.rule, e.reason, out)
     elif type(e) is MisdealDeclared:
         _misdeal(st, e.rule, out)
     else:
@@ -333,18 +334,35 @@ def _deal_board(st: HandState, cards: tuple[Card, ...], out: list[Outcome] | Non
     betting.start_street(st, out)
 
 
-def _kill(st: HandState, seat: int, rule: str, out: list[Outcome] | None) -> None:
-    """A dead hand folds whatever the turn (BET-CLOCK, TABLE-AWAY, POT-MUCK...)."""
-    i = st.index_of.get(seat, -1)
-    if i < 0 or st.folded[i]:
-        raise RuleViolation(rule or "POT-MUCK", f"seat {seat} has no live hand to kill")
+def _kill(st: HandState, seat: int, rule: str, reason: KillReason | None, out: list[Outcome] | None) -> None:
+    """A dead hand folds whatever the turn (POT-DEAD-HAND: BET-CLOCK, TABLE-AWAY, POT-MUCK...).
+
+    Its chips already in stay in the pot, but the part of its bet nobody has called goes back
+    (000 §33) and nobody has to call it. A hand tabled at the showdown cannot be killed (000 §34,
+    cards speak); a hole card shown on purpose kills the hand only where the profile follows
+    002 §6.8 (elsewhere the hand stays in play, 000 §40).
+    """
     if not isinstance(rule, str) or not rule:
         raise InputError("rule", "name the rule that killed the hand")
+    if reason is not None and KILL_RULES.get(reason) != rule:
+        raise InputError("rule", f"a hand killed for {getattr(reason, 'value', reason)!r} cites "
+                                 f"{KILL_RULES.get(reason, 'a known reason')}, not {rule}")
+    i = st.index_of.get(seat, -1)
+    if i < 0 or st.folded[i]:
+        raise RuleViolation(rule, f"seat {seat} has no live hand to kill")
+    if st.phase is _SHOWDOWN and st.shown[i] is not None:
+        raise RuleViolation("POT-DEAD-HAND", f"seat {seat}'s hand is tabled at the showdown: cards speak, "
+                                             "it cannot be killed (000 §34)")
+    if rule == "DEAL-PLAYER-EXPOSED" and st.profile.deliberate_show_penalty != "half-pot":
+        raise RuleViolation(rule, f"under the {st.profile.name} rules an exposed card stays in play and the "
+                                  "hand is not killed (000 §40); announce the card")
+    if st.phase is _BETTING:
+        betting.take_back_dead_raise(st, i, out)
     st.folded[i] = True
     st.needs[i] = False
     if out is not None:
         out.append(BetPlaced(seat, _FOLD, st.bets[i], 0, False))
-    if rule == "DEAL-PLAYER-EXPOSED" and st.profile.deliberate_show_penalty == "half-pot":
+    if rule == "DEAL-PLAYER-EXPOSED":
         # 002 §6.8: a deliberately shown hole card kills the hand; the penalty is half the pot.
         penalty = min(st.stacks[i], sum(st.total) // 2)
         st.stacks[i] -= penalty

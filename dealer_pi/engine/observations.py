@@ -83,6 +83,27 @@ class Decision(enum.Enum):
     DISMISS = "dismiss"
 
 
+class KillReason(enum.Enum):
+    """Why a hand dies mid-hand (POT-DEAD-HAND); :data:`KILL_RULES` names each one's rule."""
+
+    DEALER = "dealer-kill"  # 000 §33: the dealer killed an unprotected hand; an uncalled raise goes back
+    MUCK = "touched-muck"  # 000 §32: a live hand touched the muck
+    CLOCK = "clock"  # 000 §29: the clock ran out
+    AWAY = "away"  # 000 §30-31: the player left, or was not seated when all hands were dealt
+    DISCLOSURE = "verbal-disclosure"  # 000 §35: the player said what the hand holds
+    DELIBERATE_SHOW = "deliberate-show"  # 002 §6.8: a hole card shown on purpose (house-pig's penalty)
+
+
+KILL_RULES: Final[dict[KillReason, str]] = {
+    KillReason.DEALER: "POT-DEAD-HAND",
+    KillReason.MUCK: "POT-MUCK",
+    KillReason.CLOCK: "BET-CLOCK",
+    KillReason.AWAY: "TABLE-AWAY",
+    KillReason.DISCLOSURE: "POT-DEAD-HAND",
+    KillReason.DELIBERATE_SHOW: "DEAL-PLAYER-EXPOSED",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class ShoeDraw:
     """A card left the shoe; ``card`` is None when the shoe cannot read it."""
@@ -149,6 +170,16 @@ class ChipsPushed:
 
 
 @dataclass(frozen=True, slots=True)
+class KillHand:
+    """The dealer rules the hand of ``seat`` dead, for ``reason`` (POT-DEAD-HAND)."""
+
+    seat: int
+    reason: KillReason
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class DealerDeclaration:
     declare: Declaration
     source: str = "dealer"
@@ -165,7 +196,7 @@ class AlertDecision:
     ts_ms: int = 0
 
 
-Observation = Union[ShoeDraw, CardSeen, CardLeft, PlayerAction, ChipsPushed, DealerDeclaration, AlertDecision]
+Observation = Union[ShoeDraw, CardSeen, CardLeft, PlayerAction, ChipsPushed, KillHand, DealerDeclaration, AlertDecision]
 
 _TYPE_NAMES: Final[dict[type, str]] = {
     ShoeDraw: "shoe_draw",
@@ -173,6 +204,7 @@ _TYPE_NAMES: Final[dict[type, str]] = {
     CardLeft: "card_left",
     PlayerAction: "action",
     ChipsPushed: "chips",
+    KillHand: "kill",
     DealerDeclaration: "dealer",
     AlertDecision: "decision",
 }
@@ -182,6 +214,7 @@ _FIELDS: Final[dict[str, set[str]]] = {
     "card_left": {"zone", "card"},
     "action": {"seat", "action", "amount"},
     "chips": {"seat", "amount", "single_chip", "declared", "declared_amount", "second_motion"},
+    "kill": {"seat", "reason"},
     "dealer": {"declare"},
     "decision": {"alert_id", "decision"},
 }
@@ -213,7 +246,7 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
     unknown = set(data) - _FIELDS[kind] - _COMMON
     if unknown:
         raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown field for a {kind} observation")
-    source = data.get("source", "dealer" if kind in ("action", "chips", "dealer", "decision") else "sensor")
+    source = data.get("source", "dealer" if kind in ("action", "chips", "kill", "dealer", "decision") else "sensor")
     if not isinstance(source, str) or not source:
         raise InputError(f"{where}.source", "must be a non-empty string")
     ts_ms = whole(data.get("ts_ms", 0), f"{where}.ts_ms", low=0)
@@ -257,6 +290,9 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
             d_amount = whole(d_amount, f("declared_amount"), low=1)
         second = flag(data.get("second_motion", False), f("second_motion"))
         return ChipsPushed(seat, amount, single, declared, d_amount, source, ts_ms, second)
+    if kind == "kill":
+        seat = whole(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+        return KillHand(seat, _enum(KillReason, need("reason"), f("reason")), source, ts_ms)
     if kind == "dealer":
         return DealerDeclaration(_enum(Declaration, need("declare"), f("declare")), source, ts_ms)
     alert_id = need("alert_id")

@@ -63,7 +63,7 @@ from .hand import (
     deal_hole_in_place,
     start_hand,
 )
-from .observations import ActionKind
+from .observations import KILL_RULES, ActionKind, KillReason
 from .phh import (
     Action,
     Chips,
@@ -197,10 +197,14 @@ def _idle_check(st: HandState, seat: int) -> bool:
     return st.phase is not _COMPLETE and i >= 0 and not st.folded[i] and st.stacks[i] > 0
 
 
-def _kill_rule(a: Fold) -> str:
-    """A fold out of turn is a dead hand: that is how hand_to_phh writes a killed hand."""
-    rule = a.comment.partition(" ")[2] if a.comment.startswith("killed ") else "POT-MUCK"
-    return rule or "POT-MUCK"
+def _killed(seat: int, a: Fold) -> HandKilled:
+    """A fold out of turn is a dead hand: hand_to_phh writes one as ``# killed RULE [REASON]``."""
+    words = a.comment.split() if a.comment.startswith("killed ") else []
+    rule = words[1] if len(words) > 1 else "POT-MUCK"
+    reason = next((r for r in KillReason if len(words) > 2 and r.value == words[2]), None)
+    if reason is not None and KILL_RULES[reason] != rule:
+        reason = None
+    return HandKilled(seat, rule, reason)
 
 
 def _show_or_muck(seat: int, cards: tuple[Card | None, ...] | None) -> Entry:
@@ -240,10 +244,10 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
                 deal_hole_in_place(st, seat_of[a.player], a.cards)
             elif isinstance(a, Fold):
                 seat = seat_of[a.player]
-                if st.seat_to_act == seat:
+                if st.seat_to_act == seat and not a.comment.startswith("killed "):
                     act_in_place(st, seat, _FOLD)
                 else:
-                    apply_in_place(st, HandKilled(seat, _kill_rule(a)))
+                    apply_in_place(st, _killed(seat, a))
             elif isinstance(a, BetRaise):
                 act_in_place(st, seat_of[a.player], _RAISE, a.amount)
             elif isinstance(a, CheckCall):
@@ -313,7 +317,8 @@ def hand_to_phh(entries: Sequence[Entry], profile_note: bool = True) -> HandHist
         elif isinstance(e, HandMucked):
             played.append(ShowMuck(player_of[e.seat], None))
         elif isinstance(e, HandKilled):
-            played.append(Fold(player_of[e.seat], f"killed {e.rule}"))
+            reason = f" {e.reason.value}" if e.reason is not None else ""
+            played.append(Fold(player_of[e.seat], f"killed {e.rule}{reason}"))
         elif isinstance(e, CardBurned):
             continue
     dealt: list[Action] = [DealHole(p, tuple(cards)) for p, cards in holes.items() if cards]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from .errors import InputError
 from .events import HandKilled, HandStarted
+from .observations import KillReason
 from .profiles import DEFAULT_PROFILE, RuleProfile
 from .setup import MAX_SEATS, HandSetup, SeatSetup, Structure
 from .state import HandState
@@ -204,7 +205,7 @@ def next_hand(table: TableState, hand_id: str = "") -> NextHand:
     )
     return NextHand(
         HandStarted(setup, table.profile), button, sb_pos, sb_posts, bb, dealt,
-        tuple(HandKilled(s, "TABLE-AWAY") for s in away),
+        tuple(HandKilled(s, "TABLE-AWAY", KillReason.AWAY) for s in away),
     )
 
 

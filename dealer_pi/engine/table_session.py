@@ -47,6 +47,7 @@ from .events import (
     ChipsPlaced,
     Entry,
     HandEnded,
+    HandKilled,
     HandMucked,
     HandShown,
     HandStarted,
@@ -70,6 +71,7 @@ from .monitor.alerts import (
 )
 from .monitor.monitor import BettingView, DealMonitor, Step
 from .observations import (
+    KILL_RULES,
     MAX_SEATS,
     ActionKind,
     AlertDecision,
@@ -79,6 +81,7 @@ from .observations import (
     DealerDeclaration,
     Decision,
     Declaration,
+    KillHand,
     Observation,
     PlayerAction,
     ShoeDraw,
@@ -223,7 +226,7 @@ def event_to_json(event: SessionEvent) -> dict[str, Any]:
     return engine_event_to_dict(event)
 
 
-DEALER_ENTRIES = (PlayerAction, ChipsPushed, DealerDeclaration, AlertDecision)
+DEALER_ENTRIES = (PlayerAction, ChipsPushed, KillHand, DealerDeclaration, AlertDecision)
 PUBLIC_ENTRIES = (BoardDealt, HandShown)
 
 
@@ -409,6 +412,10 @@ class TableSession:
         if isinstance(obs, (ShoeDraw, CardSeen, CardLeft)):
             step = self._monitor.observe(at, obs, self._betting_view())
             return self._take_step(at, step, [])
+        if isinstance(obs, KillHand):  # POT-DEAD-HAND: the betting engine folds it, whoever is to act
+            killed = HandKilled(obs.seat, KILL_RULES[obs.reason], obs.reason)
+            self._hand, outcomes = apply_events(self._hand, killed)  # raises: nothing changed yet
+            return [killed, *outcomes]
         if isinstance(obs, AlertDecision):
             return self._decide(at, obs)
         if isinstance(obs, DealerDeclaration):

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from dealer_pi.engine.errors import EngineError
 from dealer_pi.engine.events import (
-    ActionTaken, BoardDealt, Entry, HandMucked, HandShown, HandStarted, HoleCardsDealt, event_from_dict,
+    ActionTaken, BoardDealt, Entry, HandKilled, HandMucked, HandShown, HandStarted, HoleCardsDealt, event_from_dict,
 )
 from dealer_pi.engine.observations import ActionKind, observation_from_dict
 from dealer_pi.engine.phh import HandHistory, to_phh
@@ -162,6 +162,7 @@ def export_hands(journal: Journal) -> Iterator[ExportedHand]:
             log.take_back_board(taken_back)
             log.by_obs.setdefault(at, []).extend(new)
         stored_by_id = iter(events)
+        killed: int | None = None  # a dead hand's fold is the kill itself, not an action
         for ev, hand in tagged:
             record = next(stored_by_id, None)
             kind = ev.get("type")
@@ -171,7 +172,14 @@ def export_hands(journal: Journal) -> Iterator[ExportedHand]:
                 continue
             if record is not None:
                 log.out.events.append(record)
-            if kind == "bet_placed":
+            if kind == "hand_killed":
+                dead = event_from_dict(ev)
+                if isinstance(dead, HandKilled):
+                    log.by_obs.setdefault(at, []).append(dead)
+                    killed = dead.seat
+            elif kind == "bet_placed" and ev["seat"] == killed and ev["action"] == "fold":
+                killed = None
+            elif kind == "bet_placed":
                 if ev.get("amends"):  # a raise made again by its one additional motion (000 §7)
                     log.drop_last_action(ev["seat"])
                 log.by_obs.setdefault(at, []).append(ActionTaken(ev["seat"], ActionKind(ev["action"]), ev["to"]))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dealer_pi.engine.observations import KillReason
+
 _ERROR = {
     "type": "object",
     "required": ["error"],
@@ -30,16 +32,19 @@ _OBSERVATION = {
     "type": "object",
     "description": (
         "One observation of the vocabulary of dealer_pi.engine.observations (observation_from_dict). "
-        "type is one of shoe_draw, card_seen, card_left, action, chips, dealer, decision. Examples: "
+        "type is one of shoe_draw, card_seen, card_left, action, chips, kill, dealer, decision. Examples: "
         '{"type":"action","seat":3,"action":"raise","amount":60}; {"type":"action","seat":3,"action":"fold"}; '
         '{"type":"dealer","declare":"misdeal"|"new hand"|"shuffle done"|"undo"}; '
         '{"type":"decision","alert_id":"a7","decision":"confirm"|"dismiss"}; '
-        '{"type":"chips","seat":4,"amount":100,"single_chip":true}. source defaults to "dealer"; '
+        '{"type":"chips","seat":4,"amount":100,"single_chip":true}; '
+        '{"type":"kill","seat":3,"reason":"touched-muck"} (a dead hand, POT-DEAD-HAND: its uncalled raise '
+        'goes back). source defaults to "dealer"; '
         "ts_ms is stamped by the server when absent."
     ),
     "required": ["type"],
     "properties": {
-        "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "dealer", "decision"]},
+        "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "kill", "dealer",
+                                            "decision"]},
         "seat": {"type": "integer", "minimum": 1, "maximum": 10},
         "action": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"]},
         "amount": {"type": "integer", "minimum": 0, "description": "the seat's street total after the action (raise TO)"},
@@ -54,6 +59,9 @@ _OBSERVATION = {
         "declared": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"],
                      "description": "chips: what the player said (BET-VERBAL)"},
         "declared_amount": {"type": "integer", "minimum": 1, "description": "chips: the amount said, raise TO"},
+        "reason": {"type": "string", "enum": [r.value for r in KillReason],
+                   "description": "kill: why the hand is dead (dealer-kill 000 §33, touched-muck §32, clock §29, "
+                                  "away §30-31, verbal-disclosure §35, deliberate-show 002 §6.8)"},
         "second_motion": {"type": "boolean", "description": "chips: pushed in a forward motion after the first "
                           "(BET-STRING: dismissed, unless 'raise' was said without an amount, 000 §7)"},
         "source": {"type": "string"},
@@ -169,6 +177,8 @@ _OBSERVATION_EXAMPLES = {
               "value": {"type": "chips", "seat": 2, "amount": 100, "single_chip": True, "declared": "call"}},
     "undo": {"summary": "take back the last dealer entry", "value": {"type": "dealer", "declare": "undo"}},
     "fold": {"summary": "a fold needs no amount", "value": {"type": "action", "seat": 2, "action": "fold"}},
+    "kill": {"summary": "the dealer rules seat 3's hand dead: its clock ran out (POT-DEAD-HAND, BET-CLOCK)",
+             "value": {"type": "kill", "seat": 3, "reason": "clock"}},
 }
 
 _CLOCK_EXAMPLES = {

@@ -16,6 +16,7 @@ from dealer_pi.engine.events import (
     WinnersDeclared,
 )
 from dealer_pi.engine.hand import Hand
+from dealer_pi.engine.observations import KillReason
 from dealer_pi.engine.profiles import profile_from_mapping
 from dealer_pi.engine.showdown import next_to_show, show_order
 
@@ -185,17 +186,27 @@ def test_POT_RIGHT_each_round_closes_with_everyone_level() -> None:
     assert done == [StreetCompleted("preflop", ((18, (1, 2, 3)),))]
 
 
-@pytest.mark.parametrize(("profile", "penalty"), [("house-pig", 9), ("standard", 0)])
-def test_DEAL_PLAYER_EXPOSED_deliberate_show_penalty_by_profile(profile: str, penalty: int) -> None:
+def test_DEAL_PLAYER_EXPOSED_deliberate_show_kills_and_costs_half_the_pot_house_pig() -> None:
     # 002 §6.8: the hand is dead and the player pays half the current pot into it.
-    h = play(start({1: 100, 2: 100, 3: 100}, button=3, profile=profile), "3 r 6, 1 c, 2 c")
-    h.apply(HandKilled(1, "DEAL-PLAYER-EXPOSED"))
+    h = play(start({1: 100, 2: 100, 3: 100}, button=3, profile="house-pig"), "3 r 6, 1 c, 2 c")
+    h.apply(HandKilled(1, "DEAL-PLAYER-EXPOSED", KillReason.DELIBERATE_SHOW))
     st = h.state
     assert st.folded[st.index_of[1]]
-    assert st.stacks[st.index_of[1]] == 94 - penalty and st.pot_total() == 18 + penalty
+    assert st.stacks[st.index_of[1]] == 94 - 9 and st.pot_total() == 18 + 9
     play(h, "board 2c7d9s, 2 x, 3 r 10, 2 f")
-    assert h.state.final_stacks()[3] == 100 + 12 + penalty
+    assert h.state.final_stacks()[3] == 100 + 12 + 9
     assert chips_in_play(h) == 300
+
+
+@pytest.mark.parametrize("profile", ["standard", "roberts", "online"])
+def test_DEAL_PLAYER_EXPOSED_deliberate_show_does_not_kill_where_000_rules(profile: str) -> None:
+    # 000 §40: "A player who exposes his cards during the play may incur a penalty, but will not
+    # have his hand killed": the kill is refused, naming the rule, and the hand plays on.
+    h = play(start({1: 100, 2: 100, 3: 100}, button=3, profile=profile), "3 r 6, 1 c, 2 c")
+    with pytest.raises(RuleViolation) as err:
+        h.apply(HandKilled(1, "DEAL-PLAYER-EXPOSED", KillReason.DELIBERATE_SHOW))
+    assert err.value.rule == "DEAL-PLAYER-EXPOSED" and "000 §40" in err.value.message
+    assert not h.state.folded[h.state.index_of[1]]
 
 
 ODD_CHIPS_SCRIPT = (

@@ -19,7 +19,7 @@ from dealer_pi.engine.cards import parse_cards
 from dealer_pi.engine.events import ActionTaken, BoardDealt, HandShown, HoleCardsDealt
 from dealer_pi.engine.hand import Hand
 from dealer_pi.engine.observations import ActionKind as A
-from dealer_pi.engine.observations import ChipsPushed, PlayerAction
+from dealer_pi.engine.observations import ChipsPushed, KillHand, KillReason, PlayerAction
 from dealer_pi.engine.phh import BetRaise, HandHistory, to_phh
 from dealer_pi.engine.phh_replay import hand_to_phh
 from dealer_pi.engine.setup import blinds_setup
@@ -130,3 +130,18 @@ def test_BET_STRING_raise_in_one_additional_motion_exports_as_one_raise(tmp_path
     assert [(b.player, b.amount) for b in bets] == [(2, 35)]  # the button (p2) had 5 in: 10 + 20 more
     assert hand.history.finishing_stacks == (490, 510)
     assert pokerkit_stacks(to_phh(hand.history)) == hand.history.finishing_stacks
+
+
+def test_POT_DEAD_HAND_killed_hand_exports_and_replays_to_the_table_stacks(tmp_path: Path) -> None:
+    """A hand ruled dead from the tablet is written as a fold with its rule and reason
+    (``# killed POT-DEAD-HAND dealer-kill``), which ``dealer-pi replay`` reads back. PokerKit has
+    no way to read a fold out of turn, so this history is dealer-pi's own."""
+    setup = {"blinds": [1, 2], "seats": {"1": 100, "2": 100, "3": 100}, "button": 3}
+    rt = Runtime(tmp_path / "j.sqlite3", setup, stream_delay_s=1).start()
+    for obs in (PlayerAction(3, A.RAISE, 10), KillHand(3, KillReason.DEALER), PlayerAction(1, A.FOLD)):
+        rt.submit("observation", obs)
+    rt.stop()
+    (hand,) = list(export_hands(Journal(tmp_path / "j.sqlite3")))
+    assert hand.history is not None, hand.problem
+    assert hand.history.finishing_stacks == (99, 103, 98)  # seat 3's uncalled 8 came back (000 §33)
+    assert "# killed POT-DEAD-HAND dealer-kill" in to_phh(hand.history)
