@@ -127,21 +127,7 @@ class Replay:
     [10112.5, 10112.5]``) where the table gives it whole to the winner in the
     worst position (POT-ODD-CHIP, 000 §13). Such stacks match "within the split
     odd chip": ``odd_chip_split`` is True and ``note`` says so.
-
-    >>> from .phh import parse_phh
-    >>> r = replay_history(parse_phh('''
-    ... variant = "NT"
-    ... antes = [0, 0, 0]
-    ... blinds_or_straddles = [1, 2, 0]
-    ... min_bet = 2
-    ... starting_stacks = [100, 100, 100]
-    ... actions = ["d dh p1 2c3c", "d dh p2 AhKh", "d dh p3 AdKd", "p3 cc", "p1 f", "p2 cc",
-    ...            "d db 7s8s9d", "p2 cc", "p3 cc", "d db 2h", "p2 cc", "p3 cc", "d db 4c", "p2 cc", "p3 cc",
-    ...            "p2 sm AhKh", "p3 sm AdKd"]
-    ... finishing_stacks = [99, 100.5, 100.5]
-    ... '''))
-    >>> r.final_stacks, r.matches, r.odd_chip_split  # the odd chip whole to p2, first left of the button
-    ((99, 101, 100), True, True)
+    (``tests/engine/test_replay_cli.py`` shows one.)
     """
 
     history: HandHistory
