@@ -71,9 +71,11 @@ def post_forced_bets(st: HandState, out: Out) -> None:
     top_i = -1
     full = set()
     for i, blind in enumerate(setup.blinds):
+        if not blind:
+            continue
         b = min(blind, stacks[i])
         if not b:
-            continue
+            continue  # all-in within the ante: this blind is absent
         stacks[i] -= b
         st.bets[i] += b
         total[i] += b
@@ -139,7 +141,13 @@ def advance(st: HandState, start: int, out: Out) -> None:
         for k in range(start, start + n):
             j = k % n
             if needs[j] and not folded[j] and stacks[j] > 0:
-                if others_able(st, j) or (bets[j] < cur and outbet(st, j)):
+                if bets[j] < cur:
+                    top = st.aggressor  # the last bettor, raiser or biggest blind: did he put ``cur`` in?
+                    if (top >= 0 and bets[top] >= cur) or outbet(st, j) or others_able(st, j):
+                        st.to_act = j
+                        st.phase = _BETTING
+                        return
+                elif others_able(st, j):
                     st.to_act = j
                     st.phase = _BETTING
                     return
@@ -368,7 +376,7 @@ def rake_of(st: HandState, amount: int) -> int:
 def win_everything(st: HandState, i: int, out: Out) -> None:
     """Everyone else folded: the last live player takes every chip in, unshown (POT-MUCK), less the rake."""
     amount = sum(st.total)
-    rake = rake_of(st, amount)
+    rake = rake_of(st, amount) if st.profile.rake_percent else 0
     st.stacks[i] += amount - rake
     st.rake += rake
     award = PotAwarded(0, amount, ((st.order[i], amount - rake),), rake)

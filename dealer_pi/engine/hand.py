@@ -192,7 +192,6 @@ def act_in_place(state: HandState, seat: int, action: ActionKind, amount: int | 
     if state.phase is _COMPLETE:
         _refuse_over(state, ActionTaken)
     betting.act(state, seat, action, amount, None)
-    state.open_raise = None
     state.entries += 1
 
 
@@ -201,7 +200,6 @@ def deal_hole_in_place(state: HandState, seat: int, cards: tuple[Card | None, ..
     if state.phase is _COMPLETE:
         _refuse_over(state, HoleCardsDealt)
     _deal_hole(state, seat, cards)
-    state.open_raise = None
     state.entries += 1
 
 
@@ -210,7 +208,6 @@ def deal_board_in_place(state: HandState, cards: tuple[Card, ...]) -> None:
     if state.phase is _COMPLETE:
         _refuse_over(state, BoardDealt)
     _deal_board(state, cards, None)
-    state.open_raise = None
     state.entries += 1
 
 
@@ -248,8 +245,6 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
         _misdeal(st, e.rule, out)
     else:
         raise InputError("entry", f"not an entry the hand accepts: {type(e).__name__}")
-    if type(e) is not ChipsPlaced:
-        st.open_raise = None  # any other entry ends the one additional motion a raise may take
     st.entries += 1
 
 
@@ -277,9 +272,7 @@ def _place_chips(st: HandState, e: ChipsPlaced, out: list[Outcome] | None) -> No
         out.extend(tail)
     if before is not None:
         before.open_raise = None
-        st.open_raise = (before, e.seat, e.amount)
-    else:
-        st.open_raise = None
+        st.open_raise = (before, e.seat, e.amount, st.entries + 1)
 
 
 def _second_motion(st: HandState, e: ChipsPlaced, out: list[Outcome] | None) -> None:
@@ -289,11 +282,11 @@ def _second_motion(st: HandState, e: ChipsPlaced, out: list[Outcome] | None) -> 
     if e.amount < 1:
         raise InputError("amount", "chips pushed must be at least 1")
     opened = st.open_raise
-    if opened is None or opened[1] != e.seat:
+    if opened is None or opened[1] != e.seat or opened[3] != st.entries:  # it must be the last entry
         raise RuleViolation(
             "BET-STRING", f"seat {e.seat}: a second forward motion is dismissed and its {e.amount} chips go back; "
             "only the first motion counts unless 'raise' was said before it (000 §6-7)")
-    before, seat, first = opened
+    before, seat, first, _ = opened
     redo = before.copy()
     tail: list[Outcome] | None = [] if out is not None else None
     _place_chips(redo, ChipsPlaced(seat, first + e.amount, declared=_RAISE), tail)

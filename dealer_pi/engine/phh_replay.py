@@ -230,7 +230,7 @@ def replay_history(history: HandHistory, profile: RuleProfile = RuleProfile()) -
                 deal_hole_in_place(st, seat_of[a.player], a.cards)
             elif isinstance(a, Fold):
                 seat = seat_of[a.player]
-                if st.seat_to_act == seat and not a.comment.startswith("killed "):
+                if st.seat_to_act == seat and not (a.comment and a.comment.startswith("killed ")):
                     act_in_place(st, seat, _FOLD)
                 else:
                     apply_in_place(st, _killed(seat, a))

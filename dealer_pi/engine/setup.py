@@ -147,9 +147,14 @@ def check_setup(setup: HandSetup) -> None:
         for name in ("stack", "ante", "blind"):
             whole(getattr(s, name), f"{w}.{name}", low=0)
         raise InputError(f"{w}.stack", "a seat with no chips cannot be dealt in")
-    whole(setup.button, "setup.button", low=1, high=MAX_SEATS)
-    whole(setup.small_bet, "setup.small_bet", low=1)
-    whole(setup.big_bet, "setup.big_bet", low=0)
+    button, small_bet, big_bet = setup.button, setup.small_bet, setup.big_bet
+    if type(button) is int and type(small_bet) is int and type(big_bet) is int and (
+        1 <= button <= MAX_SEATS and small_bet >= 1 and big_bet >= 0
+    ):
+        return  # the usual case again: every hand replayed checks its setup
+    whole(button, "setup.button", low=1, high=MAX_SEATS)
+    whole(small_bet, "setup.small_bet", low=1)
+    whole(big_bet, "setup.big_bet", low=0)
 
 
 def default_small_blind(big_blind: int, structure: Structure = Structure.NO_LIMIT) -> int:

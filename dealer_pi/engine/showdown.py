@@ -212,7 +212,7 @@ def try_award(st: HandState, out: Out) -> None:
         return
     awards: list[PotAwarded] = []
     for k, (p, (winners, why)) in enumerate(zip(pots, decided)):
-        rake = rake_of(st, p.amount)  # BET-RAKE, each pot in turn within the hand's cap
+        rake = rake_of(st, p.amount) if st.profile.rake_percent else 0  # BET-RAKE, each pot within the cap
         ordered = _odd_chip_order(st, winners)
         shares = split(p.amount - rake, ordered, odd_to_first=st.profile.odd_chip == "worst-position")
         for j, chips in zip(ordered, shares):

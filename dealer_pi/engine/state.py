@@ -104,9 +104,10 @@ class HandState:
     # The betting before the last bet or raise of this street (current bet, min increment, raises,
     # aggressor, aggressor street, last caller), to undo it if that hand dies (POT-DEAD-HAND).
     raised_from: tuple[int, int, int, int, int, int] | None
-    # "Raise" said without an amount (000 §7): (the state before it, the seat, its first motion's
-    # chips) until any other entry; one more forward motion by that seat may still make the raise.
-    open_raise: tuple[HandState, int, int] | None
+    # The last "raise" said without an amount (000 §7): (the state before it, the seat, its first
+    # motion's chips, ``entries`` after it); while it is the last entry, one more forward motion
+    # by that seat may still make the raise.
+    open_raise: tuple[HandState, int, int, int] | None
     entries: int
 
     if TYPE_CHECKING:
