@@ -195,10 +195,16 @@ def _result(value: object, where: str) -> Chips:
 
 
 def _chip_list(data: Mapping[str, Any], key: str, n: int | None, *, low: int = 0) -> tuple[int, ...]:
+    value = data[key]
+    if type(value) is list and (n is None or len(value) == n) and all(type(v) is int and v >= low for v in value):
+        return tuple(value)  # the usual case, checked in one go; below says what is wrong
     return tuple(_chips(v, w, low=low) for v, w in _amounts(data, key, n))
 
 
 def _result_list(data: Mapping[str, Any], key: str, n: int) -> tuple[Chips, ...]:
+    value = data[key]
+    if type(value) is list and len(value) == n and all(type(v) is int and v >= 0 for v in value):
+        return tuple(value)
     return tuple(_result(v, w) for v, w in _amounts(data, key, n))
 
 
