@@ -291,6 +291,7 @@ def play_one(
     return history, ours, expected, problems
 
 
+@pytest.mark.timeout(1800)  # 10,000 hands in two engines: minutes, longer on a shared machine
 def test_10000_random_no_limit_hands_match_pokerkit():
     failures = []
     differences: Counter[str] = Counter()
