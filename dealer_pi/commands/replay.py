@@ -1,10 +1,12 @@
 """``dealer-pi replay FILE...``: play PHH hand histories through the rules engine.
 
 Per hand it prints the final stacks and whether they match the file's
-``finishing_stacks``; ``--json`` prints one JSON object per hand instead. A
-missing file is named on standard error (it is not a hand). A file that
-cannot be read, a hand the engine refuses, or a mismatch makes the exit
-status 1, after every other file has been replayed.
+``finishing_stacks``; ``--json`` prints one JSON object per hand instead. Stacks
+that agree but for a split odd chip the file shares out in fractions
+(``10112.5``) match, and the verdict says so (POT-ODD-CHIP). A missing file is
+named on standard error (it is not a hand). A file that cannot be read, a hand
+the engine refuses, or a mismatch makes the exit status 1, after every other
+file has been replayed.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ def _record(label: str, r: Replay | None, error: str = "") -> dict[str, Any]:
         "file": label,
         "ok": status_ok,
         "match": r.matches,
+        "match_note": r.note or None,
         "complete": r.complete,
         "variant": h.variant,
         "players": [h.name(p) for p in range(1, h.player_count + 1)],
@@ -65,6 +68,8 @@ def _print_text(out: TextIO, label: str, r: Replay | None, error: str) -> None:
         verdict = f"ERROR {r.error}"
     elif r.matches is None:
         verdict = "not checked (no finishing_stacks)"
+    elif r.odd_chip_split:
+        verdict = r.note
     elif r.matches:
         verdict = "match"
     else:

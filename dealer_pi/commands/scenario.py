@@ -42,6 +42,7 @@ from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.monitor.alerts import AlertRaised, Verdict
 from dealer_pi.engine.observations import Observation, observation_from_dict
 from dealer_pi.engine.table_session import SETUP_FIELDS, TableSession, TableSetup
+from dealer_pi.engine.validate import is_whole
 
 NAME = "scenario"
 HELP = "run table scenarios (JSON): print each alert, refusal and check as a JSON line"
@@ -161,7 +162,7 @@ def _list(v: object, where: str) -> list[Any]:
 
 
 def _index(at: object, where: str, n: int) -> int:
-    if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < n:
+    if not is_whole(at) or not 0 <= at < n:  # type: ignore[operator]
         raise InputError(where, f"must be an observation index 0..{n - 1}, got {at!r}")
     return at
 

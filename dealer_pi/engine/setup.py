@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from .errors import InputError
+from .validate import whole
 
 MAX_SEATS: Final = 10
 # More chips than any table holds, and small enough that every sum of them stays exact as a
@@ -143,21 +144,20 @@ def check_setup(setup: HandSetup) -> None:
             last = seat
             continue  # the usual case, checked in one go; below says what is wrong
         w = f"setup.seats[{i}]"
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= MAX_SEATS:
-            raise InputError(f"{w}.seat", f"must be 1..{MAX_SEATS}, got {seat!r}")
+        whole(seat, f"{w}.seat", low=1, high=MAX_SEATS)
         if seat <= last:
             raise InputError(f"{w}.seat", "seats must be listed once each, in increasing order")
         for name in ("stack", "ante", "blind"):
-            v = getattr(s, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise InputError(f"{w}.{name}", f"must be a whole number >= 0, got {v!r}")
+            whole(getattr(s, name), f"{w}.{name}", low=0)
         raise InputError(f"{w}.stack", "a seat with no chips cannot be dealt in")
-    if not isinstance(setup.button, int) or not 1 <= setup.button <= MAX_SEATS:
-        raise InputError("setup.button", f"must be a seat number 1..{MAX_SEATS}")
-    if isinstance(setup.small_bet, bool) or not isinstance(setup.small_bet, int) or setup.small_bet < 1:
-        raise InputError("setup.small_bet", "must be a whole number >= 1")
-    if isinstance(setup.big_bet, bool) or not isinstance(setup.big_bet, int) or setup.big_bet < 0:
-        raise InputError("setup.big_bet", "must be a whole number >= 0")
+    button, small_bet, big_bet = setup.button, setup.small_bet, setup.big_bet
+    if type(button) is int and type(small_bet) is int and type(big_bet) is int and (
+        1 <= button <= MAX_SEATS and small_bet >= 1 and big_bet >= 0
+    ):
+        return  # the usual case again: every hand replayed checks its setup
+    whole(button, "setup.button", low=1, high=MAX_SEATS)
+    whole(small_bet, "setup.small_bet", low=1)
+    whole(big_bet, "setup.big_bet", low=0)
 
 
 def check_table(seats: Mapping[int, int], button: int, blinds: tuple[int, int], ante: int,

@@ -23,9 +23,11 @@ from dataclasses import dataclass
 
 from .errors import InputError, RuleViolation
 from .events import HandKilled, HandStarted
+from .observations import KillReason
 from .profiles import DEFAULT_PROFILE, RuleProfile
 from .setup import MAX_SEATS, HandSetup, SeatSetup, Structure
 from .state import HandState
+from .validate import whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +97,8 @@ def new_table(
     seats = tuple(TableSeat(s, stacks[s], (names or {}).get(s, "")) for s in sorted(stacks))
     for s in seats:
         _check_seat(s.seat, s.stack)
-    _check_level(small_blind, big_blind, ante, big_blind_ante, big_bet)
+    check_forced_bets(small_blind, big_blind, ante, big_blind_ante, "blinds")
+    whole(big_bet, "big bet", low=0)
     first = button if button is not None else (seats[0].seat if seats else 1)
     if not 1 <= first <= MAX_SEATS:
         raise InputError("button", f"must be a seat number 1..{MAX_SEATS}")
@@ -104,12 +107,32 @@ def new_table(
     )
 
 
-def _check_level(small_blind: int, big_blind: int, ante: int, big_blind_ante: int, big_bet: int) -> None:
-    """Whole numbers; a big blind of at least 1, or no blinds and an ante (an ante-only game, 000 §19a)."""
-    if min(small_blind, big_blind, ante, big_blind_ante, big_bet) < 0:
-        raise InputError("level", "blinds and antes are whole numbers >= 0")
-    if big_blind < 1 and not (small_blind == 0 and ante > 0):
-        raise InputError("level", "the big blind must be at least 1, or both blinds 0 with an ante (ante-only)")
+def check_forced_bets(small_blind: int, big_blind: int, ante: int, big_blind_ante: int, where: str) -> None:
+    """Blinds and antes a game can be dealt with (BET-BLINDS, BET-ANTES); errors name ``where``.
+
+    A game has a big blind or an ante: with no blinds at all it is an ante-only game
+    (000 §19a), whose smallest bet is the ante (:func:`smallest_bet`).
+
+    >>> check_forced_bets(0, 0, 25, 0, "level")
+    >>> check_forced_bets(5, 0, 25, 0, "level")
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: level: a small blind needs a big blind (ante-only: both blinds 0)
+    """
+    for name, v in (("small blind", small_blind), ("big blind", big_blind), ("ante", ante),
+                    ("big blind ante", big_blind_ante)):
+        whole(v, f"{where} ({name})", low=0)
+    if big_blind == 0 and small_blind:
+        raise InputError(where, "a small blind needs a big blind (ante-only: both blinds 0)")
+    if big_blind == 0 and big_blind_ante:
+        raise InputError(where, "a big blind ante needs a big blind (ante-only: use the ante)")
+    if big_blind == 0 and ante == 0:
+        raise InputError(where, "a game needs a big blind or an ante to play for")
+
+
+def smallest_bet(table: TableState) -> int:
+    """BET-NL-MIN: a bet is at least the big blind (000 §8); in an ante-only game, the ante."""
+    return table.big_blind or table.ante
 
 
 def _check_seat(seat: int, stack: int) -> None:
@@ -148,12 +171,13 @@ def positions(table: TableState) -> tuple[int, int, bool, int]:
         sb_posts = sb_pos in playing and sb_pos != bb
         button = table.small_blind_seat or table.button
         return button, sb_pos, sb_posts, bb
-    # Moving button: the next player in turn, blinds after it.
+    # Moving button (004): the next active player, the blinds after it; a new player waiting
+    # for the big blind takes it when it comes round to him (TABLE-NEW-PLAYER).
     button = _after(playing, table.button)
     if len(playing) == 2:
-        return button, button, True, _after(playing, button)
+        return button, button, True, _after(in_line, button)
     sb = _after(playing, button)
-    return button, sb, True, _after(playing, sb)
+    return button, sb, True, _after(in_line, sb)
 
 
 def next_hand(table: TableState, hand_id: str = "") -> NextHand:
@@ -174,8 +198,7 @@ def next_hand(table: TableState, hand_id: str = "") -> NextHand:
         seats.append(SeatSetup(s.seat, s.stack, ante, blind, s.name))
     # An ante-only game bets in units of the ante (BET-NL-MIN: the minimum bet).
     setup = HandSetup(
-        tuple(seats), button, table.structure, small_bet=table.big_blind or table.ante, big_bet=table.big_bet,
-        hand_id=hand_id,
+        tuple(seats), button, table.structure, small_bet=smallest_bet(table), big_bet=table.big_bet, hand_id=hand_id
     )
     away = [s.seat for s in in_hand if by_seat[s.seat].away]
     # TABLE-AWAY: 000 §31 the away player's hand is dealt and killed; 002 §15.5 it is not dealt.
@@ -184,7 +207,7 @@ def next_hand(table: TableState, hand_id: str = "") -> NextHand:
     )
     return NextHand(
         HandStarted(setup, table.profile), button, sb_pos, sb_posts, bb, dealt,
-        tuple(HandKilled(s, "TABLE-AWAY") for s in away),
+        tuple(HandKilled(s, "TABLE-AWAY", KillReason.AWAY) for s in away),
     )
 
 
@@ -280,8 +303,9 @@ def add_chips(table: TableState, seat: int, amount: int) -> TableState:
 def set_level(
     table: TableState, small_blind: int, big_blind: int, ante: int = 0, big_blind_ante: int = 0, big_bet: int = 0
 ) -> TableState:
-    """New blinds from the next hand on (TABLE-LEVELS); the button and blind history stay."""
-    _check_level(small_blind, big_blind, ante, big_blind_ante, big_bet)
+    """New blinds from the next hand on (TABLE-LEVELS); an ante-only level has both blinds 0."""
+    check_forced_bets(small_blind, big_blind, ante, big_blind_ante, "level")
+    whole(big_bet, "level (big bet)", low=0)
     return dataclasses.replace(
         table, small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante, big_bet=big_bet
     )

@@ -56,6 +56,7 @@ from .events import (
     BoardDealt,
     ChipsPlaced,
     Entry,
+    HandKilled,
     HandMucked,
     HandShown,
     HandStarted,
@@ -80,6 +81,7 @@ from .monitor.alerts import (
 from .monitor.monitor import BettingView, DealMonitor, Step
 from .observations import (
     HAND_NAMES,
+    KILL_RULES,
     ActionKind,
     AlertDecision,
     BoardPlayed,
@@ -91,6 +93,7 @@ from .observations import (
     Decision,
     Declaration,
     HandAnnounced,
+    KillHand,
     LevelChanged,
     Observation,
     PlayerAction,
@@ -119,8 +122,8 @@ def event_to_json(event: SessionEvent) -> dict[str, Any]:
 
 
 TABLE_CHANGES = (PlayerSeated, PlayerRemoved, ChipsAdded, LevelChanged, PlayerAway)
-DEALER_ENTRIES = (PlayerAction, ChipsPushed, DealerDeclaration, AlertDecision, VerbalDeclaration, BoardPlayed,
-                  HandAnnounced, *TABLE_CHANGES)
+DEALER_ENTRIES = (PlayerAction, ChipsPushed, KillHand, DealerDeclaration, AlertDecision, VerbalDeclaration,
+                  BoardPlayed, HandAnnounced, *TABLE_CHANGES)
 PUBLIC_ENTRIES = (BoardDealt, HandShown)
 
 
@@ -391,6 +394,10 @@ class TableSession:
             return self._bet_or_show(at, obs)
         if isinstance(obs, (ShoeDraw, CardSeen, CardLeft)):
             return self._card_step(at, s.monitor.observe(at, obs, betting_view(s.hand)), [])
+        if isinstance(obs, KillHand):  # POT-DEAD-HAND: the betting engine folds it, whoever is to act
+            killed = HandKilled(obs.seat, KILL_RULES[obs.reason], obs.reason)
+            s.hand, outcomes = apply_events(s.hand, killed)  # raises: nothing changed yet
+            return [killed, *outcomes]
         if isinstance(obs, AlertDecision):
             return self._decide(at, obs)
         if isinstance(obs, TABLE_CHANGES):
@@ -422,16 +429,28 @@ class TableSession:
         st = s.hand
         entry: Entry
         if isinstance(obs, ChipsPushed):
-            entry = ChipsPlaced(obs.seat, obs.amount, obs.single_chip, obs.declared, obs.declared_amount)
+            entry = ChipsPlaced(obs.seat, obs.amount, obs.single_chip, obs.declared, obs.declared_amount,
+                                obs.second_motion)
         elif isinstance(obs, BoardPlayed):
             entry = HandShown(obs.seat)  # the dealer reads both cards against the board (POT-SHOW-BOTH, 001)
         elif obs.action is ActionKind.FOLD and st.phase is Phase.SHOWDOWN:
             entry = HandMucked(obs.seat)
         else:
             entry = ActionTaken(obs.seat, obs.action, obs.amount)  # a verbal declaration binds (BET-VERBAL)
-        view = betting_view(st)
-        s.hand, outcomes = apply_events(st, entry)  # raises: nothing changed yet
+        after, outcomes = apply_events(st, entry)  # raises: nothing changed yet
         events: list[SessionEvent] = []
+        if not isinstance(obs, BoardPlayed) and s.monitor.dealing_hole_cards():
+            # A bet ends a deal nothing else closed: the hole cards go into the hand before the bet,
+            # as the table played it (a raise's one additional motion must follow its first, BET-STRING).
+            events = self._card_step(at, s.monitor.observe(at, DealerDeclaration(Declaration.CARDS_OUT), betting_view(s.hand)), [])
+            if s.hand.is_complete:  # the deal was a misdeal: no bet on a dead deal
+                return events
+            try:
+                after, outcomes = apply_events(s.hand, entry)
+            except EngineError as exc:
+                return events + s.monitor.notice(at, getattr(exc, "rule", "BET-OUT-OF-TURN"), str(exc))
+        view = betting_view(s.hand)
+        s.hand = after
         if isinstance(obs, BoardPlayed):
             events.append(HandShown(obs.seat, s.hand.shown[s.hand.index_of[obs.seat]] or ()))
         events += outcomes

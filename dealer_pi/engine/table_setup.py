@@ -14,6 +14,8 @@ from .errors import InputError
 from .observations import MAX_SEATS
 from .profiles import RuleProfile, profile_from_mapping
 from .setup import Structure
+from .table import check_forced_bets
+from .validate import is_whole, whole
 
 SETUP_FIELDS = ("profile", "overrides", "structure", "blinds", "ante", "seats", "names", "button", "away")
 
@@ -78,19 +80,15 @@ class TableSetup:
             raise InputError(w("structure"), "must be one of " + ", ".join(structures))
         blinds = data.get("blinds")
         if (not isinstance(blinds, list) or len(blinds) != 2
-                or not all(_is_count(b) for b in blinds)):
+                or not all(is_whole(b) for b in blinds)):
             raise InputError(w("blinds"), "must be [small blind, big blind], whole numbers >= 0")
-        ante = data.get("ante", 0)
-        if not _is_count(ante):
-            raise InputError(w("ante"), f"must be a whole number >= 0, got {ante!r}")
+        ante = whole(data.get("ante", 0), w("ante"), low=0)
         seats = _seat_map(data.get("seats"), w("seats"), int)
         names = _seat_map(data.get("names", {}), w("names"), str)
         for seat in names:
             if seat not in seats:
                 raise InputError(w(f"names.{seat}"), "names a seat that is not in seats")
-        button = data.get("button")
-        if isinstance(button, bool) or not isinstance(button, int) or not 1 <= button <= MAX_SEATS:
-            raise InputError(w("button"), f"must be a seat number 1..{MAX_SEATS}, got {button!r}")
+        button = whole(data.get("button"), w("button"), low=1, high=MAX_SEATS)
         away = data.get("away", [])
         if not isinstance(away, list) or any(s not in seats for s in away):
             raise InputError(w("away"), "must be a list of seat numbers that are in seats")
@@ -116,8 +114,7 @@ class TableSetup:
             raise
         if len([s for s, st in self.seats.items() if st > 0]) < 2:
             raise InputError(w("seats"), "a hand needs at least two seats with chips")
-        if self.blinds[1] < 1 and not (self.blinds[0] == 0 and self.ante > 0):
-            raise InputError(w("blinds"), "the big blind must be at least 1 ([0, 0] with an ante: an ante-only game)")
+        check_forced_bets(self.blinds[0], self.blinds[1], self.ante, 0, w("blinds"))
         for seat, stack in self.seats.items():
             if not 1 <= seat <= MAX_SEATS:
                 raise InputError(w(f"seats.{seat}"), f"seat number must be 1..{MAX_SEATS}")
@@ -134,10 +131,6 @@ class TableSetup:
         } | ({"away": list(self.away)} if self.away else {})
 
 
-def _is_count(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
-
-
 def _seat_map(data: object, where: str, kind: type) -> dict[int, Any]:
     if not isinstance(data, Mapping):
         raise InputError(where, 'must be an object like {"1": 1000, "3": 800}')
@@ -146,8 +139,8 @@ def _seat_map(data: object, where: str, kind: type) -> dict[int, Any]:
         k = str(key)
         if not k.isdigit() or not 1 <= int(k) <= MAX_SEATS:
             raise InputError(f"{where}.{k}", f"seat number must be 1..{MAX_SEATS}")
-        if kind is int and not _is_count(value):
-            raise InputError(f"{where}.{k}", f"must be a whole number >= 0, got {value!r}")
+        if kind is int:
+            whole(value, f"{where}.{k}", low=0)
         if kind is str and not isinstance(value, str):
             raise InputError(f"{where}.{k}", f"must be a string, got {value!r}")
         out[int(k)] = value

@@ -22,7 +22,7 @@ from typing import Any, Iterator
 
 from dealer_pi.engine.errors import EngineError
 from dealer_pi.engine.events import (
-    ActionTaken, BoardDealt, Entry, HandMucked, HandShown, HandStarted, HoleCardsDealt, event_from_dict,
+    ActionTaken, BoardDealt, Entry, HandKilled, HandMucked, HandShown, HandStarted, HoleCardsDealt, event_from_dict,
 )
 from dealer_pi.engine.observations import ActionKind, observation_from_dict
 from dealer_pi.engine.phh import HandHistory, to_phh
@@ -108,6 +108,16 @@ class _HandLog:
             if not n:
                 return
 
+    def drop_last_action(self, seat: int) -> None:
+        """Forget the last betting action of ``seat`` (it is being made again)."""
+        for at in sorted(self.by_obs, reverse=True):
+            entries = self.by_obs[at]
+            for k in range(len(entries) - 1, -1, -1):
+                e = entries[k]
+                if isinstance(e, ActionTaken) and e.seat == seat:
+                    del entries[k]
+                    return
+
     def finish(self) -> ExportedHand:
         out = self.out
         out.result, out.why = hand_result(e["event"] for e in out.events)
@@ -159,6 +169,7 @@ def export_hands(journal: Journal) -> Iterator[ExportedHand]:
             log.take_back_board(taken_back)
             log.by_obs.setdefault(at, []).extend(new)
         stored_by_id = iter(events)
+        killed: int | None = None  # a dead hand's fold is the kill itself, not an action
         for ev, hand in tagged:
             record = next(stored_by_id, None)
             kind = ev.get("type")
@@ -168,7 +179,16 @@ def export_hands(journal: Journal) -> Iterator[ExportedHand]:
                 continue
             if record is not None:
                 log.out.events.append(record)
-            if kind == "bet_placed":
+            if kind == "hand_killed":
+                dead = event_from_dict(ev)
+                if isinstance(dead, HandKilled):
+                    log.by_obs.setdefault(at, []).append(dead)
+                    killed = dead.seat
+            elif kind == "bet_placed" and ev["seat"] == killed and ev["action"] == "fold":
+                killed = None
+            elif kind == "bet_placed":
+                if ev.get("amends"):  # a raise made again by its one additional motion (000 §7)
+                    log.drop_last_action(ev["seat"])
                 log.by_obs.setdefault(at, []).append(ActionTaken(ev["seat"], ActionKind(ev["action"]), ev["to"]))
             elif kind == "entry_undone":
                 log.by_obs.pop(int(ev["undone"]), None)

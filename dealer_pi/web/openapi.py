@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dealer_pi.engine.observations import KillReason
+
 _ERROR = {
     "type": "object",
     "required": ["error"],
@@ -30,7 +32,7 @@ _OBSERVATION = {
     "type": "object",
     "description": (
         "One observation of the vocabulary of dealer_pi.engine.observations (observation_from_dict). "
-        "type is one of shoe_draw, card_seen, card_left, action, chips, dealer, decision, and for the floor "
+        "type is one of shoe_draw, card_seen, card_left, action, chips, kill, dealer, decision, and for the floor "
         "between hands seat_player, remove_player, rebuy, level, away, and for what players say verbal, "
         "play_board, announce. Examples: "
         '{"type":"action","seat":3,"action":"raise","amount":60}; {"type":"action","seat":3,"action":"fold"}; '
@@ -49,12 +51,15 @@ _OBSERVATION = {
         '{"type":"play_board","seat":3} (POT-SHOW-BOTH: "I play the board" at the showdown); '
         '{"type":"announce","seat":3,"hand":"flush"} (POT-CARDS-SPEAK: a called hand, not binding; one of '
         "high-card, pair, two-pair, three-of-a-kind, straight, flush, full-house, four-of-a-kind, "
-        'straight-flush). source defaults to "dealer" ("sensor" for shoe_draw, card_seen, card_left); '
+        'straight-flush); '
+        '{"type":"kill","seat":3,"reason":"touched-muck"} (a dead hand, POT-DEAD-HAND: its uncalled raise '
+        'goes back). source defaults to "dealer" ("sensor" for shoe_draw, card_seen, card_left); '
         "ts_ms is stamped by the server when absent."
     ),
     "required": ["type"],
     "properties": {
-        "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "dealer", "decision",
+        "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "kill", "dealer",
+                                            "decision",
                                             "seat_player", "remove_player", "rebuy", "level", "away", "verbal",
                                             "play_board", "announce"]},
         "seat": {"type": "integer", "minimum": 1, "maximum": 10},
@@ -83,6 +88,11 @@ _OBSERVATION = {
         "declared": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"],
                      "description": "chips: what the player said (BET-VERBAL)"},
         "declared_amount": {"type": "integer", "minimum": 1, "description": "chips: the amount said, raise TO"},
+        "reason": {"type": "string", "enum": [r.value for r in KillReason],
+                   "description": "kill: why the hand is dead (dealer-kill 000 §33, touched-muck §32, clock §29, "
+                                  "away §30-31, verbal-disclosure §35, deliberate-show 002 §6.8)"},
+        "second_motion": {"type": "boolean", "description": "chips: pushed in a forward motion after the first "
+                          "(BET-STRING: dismissed, unless 'raise' was said without an amount, 000 §7)"},
         "source": {"type": "string"},
         "ts_ms": {"type": "integer"},
     },
@@ -163,8 +173,7 @@ _SETUP = {
         "overrides": {"type": "object", "description": "single profile options"},
         "structure": {"type": "string", "enum": ["no-limit", "pot-limit", "limit"]},
         "blinds": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
-                   "description": "[small blind, big blind]; the big blind at least 1, or [0, 0] with an ante "
-                                  "(an ante-only game)"},
+                   "description": "[small blind, big blind]; [0, 0] with an ante is an ante-only game (000 §19a)"},
         "ante": {"type": "integer", "minimum": 0},
         "button": {"type": "integer", "minimum": 1, "maximum": 10},
         "seats": {"type": "object", "propertyNames": {"pattern": "^([1-9]|10)$"},
@@ -211,6 +220,8 @@ _OBSERVATION_EXAMPLES = {
                     "value": {"type": "seat_player", "seat": 5, "stack": 1500, "name": "Dee"}},
     "rebuy": {"summary": "seat 1 adds 500 between hands (TABLE-REBUY; 409 while a hand runs)",
               "value": {"type": "rebuy", "seat": 1, "amount": 500}},
+    "kill": {"summary": "the dealer rules seat 3's hand dead: its clock ran out (POT-DEAD-HAND, BET-CLOCK)",
+             "value": {"type": "kill", "seat": 3, "reason": "clock"}},
 }
 
 _CLOCK_EXAMPLES = {

@@ -264,3 +264,48 @@ def test_BET_PL_MAX_pot_limit_history_replays_and_an_over_pot_raise_is_refused()
     over = replay_history(parse_phh(POT_LIMIT.format(raise_to=24)))
     assert over.failed_at == 4
     assert "[BET-PL-MAX] the largest raise is to 23" in over.error
+
+
+SPLIT_HALVES = """variant = "NT"
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [10000, 10111, 10111]
+actions = ["d dh p1 2c3c", "d dh p2 AhKh", "d dh p3 AdKd", "p3 cc", "p1 f", "p2 cc",
+           "d db 7s8s9d", "p2 cc", "p3 cc", "d db 2h", "p2 cc", "p3 cc", "d db 4c", "p2 cc", "p3 cc",
+           "p2 sm AhKh", "p3 sm AdKd"]
+finishing_stacks = [9999, 10111.5, 10111.5]
+"""
+
+
+def test_POT_ODD_CHIP_history_with_a_split_odd_chip_in_halves_replays_and_matches(tmp_path, capsys):
+    """Published data sets share a split odd chip out in halves; the table gives it whole to the
+    winner in the worst position (000 §13). The file is read, and the match says so."""
+    h = parse_phh(SPLIT_HALVES)
+    assert h.finishing_stacks == (9999, 10111.5, 10111.5)
+    r = replay_history(h)
+    assert r.final_stacks == (9999, 10112, 10111)
+    assert r.matches is True and r.odd_chip_split and "split odd chip" in r.note
+    assert parse_phh(to_phh(h)) == h  # the halves are written back as read
+    path = tmp_path / "halves.phh"
+    path.write_text(SPLIT_HALVES)
+    code, out = run_cli(capsys, str(path))
+    assert code == 0 and "match within the split odd chip" in out and "POT-ODD-CHIP" in out
+    code, out = run_cli(capsys, "--json", str(path))
+    record = json.loads(out)
+    assert code == 0 and record["ok"] and record["match"] is True and "split odd chip" in record["match_note"]
+
+
+@pytest.mark.parametrize(("finishing", "why"), [
+    ("[9999, 10113.5, 10109.5]", "fractions off by more than the odd chip"),
+    ("[9998, 10112.5, 10111.5]", "a whole stack that differs"),
+])
+def test_POT_ODD_CHIP_halves_do_not_hide_a_real_mismatch(finishing, why):
+    r = replay_history(parse_phh(SPLIT_HALVES.replace("[9999, 10111.5, 10111.5]", finishing)))
+    assert r.matches is False and not r.odd_chip_split and r.note == "", why
+
+
+def test_fractions_are_refused_outside_the_results():
+    with pytest.raises(InputError) as err:
+        parse_phh(SPLIT_HALVES.replace("[10000, 10111, 10111]", "[10000, 10111.5, 10111]"))
+    assert err.value.where == "starting_stacks[1]" and "whole number of chips" in err.value.message

@@ -23,9 +23,6 @@ NOT_AN_ALERT = {"DEAL-MISDEAL-REMEDY"}
 # Catalogue rules the table session does not keep: the tournament floor's (chip race, payouts,
 # penalties, hand-for-hand) and the deck's registration with the shoe (DEAL-DECK covers a foul deck).
 NOT_THE_TABLES = {"TABLE-CHIP-RACE", "TABLE-PAYOUT", "TABLE-PENALTY", "TABLE-HAND-FOR-HAND", "TABLE-DECK-CHANGE"}
-# Rules whose observations the betting engine does not have yet (string bets, killed hands and the
-# clock running out kill a hand): their scenarios wait in pending/ (see its README).
-WAITING = {"BET-STRING", "POT-DEAD-HAND", "BET-CLOCK"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
@@ -58,7 +55,7 @@ def test_every_catalogue_rule_has_a_scenario_that_checks_amounts(rules_text: str
         alerted.update(e.get("rule") or e.get("rejected") for e in data["expect"])
         if data.get("checks"):
             covered |= _named_rules(data)
-    assert rules - NOT_THE_TABLES - WAITING - covered == set()
+    assert rules - NOT_THE_TABLES - covered == set()
     assert {r for r in rules if r.startswith("DEAL-")} - NOT_AN_ALERT - alerted == set()
     assert "DEAL-MISDEAL-REMEDY" in alerted  # refused "new hand" after a misdeal
     assert {"standard", "roberts", "house-pig", "online"} <= profiles
@@ -164,15 +161,3 @@ def test_a_failing_check_says_what_it_got_and_what_was_expected(tmp_path: Path) 
     sc = load_scenario(_write(tmp_path, doc))
     assert differences(sc, run_scenario(sc)) == [
         'checks[0] after end: stacks is {"1": 1015, "2": 995, "3": 990}, expected {"1": 1016}']
-
-
-PENDING = sorted((HERE / "pending").glob("*.json"))
-
-
-@pytest.mark.parametrize("path", PENDING, ids=[p.stem for p in PENDING])
-def test_scenarios_waiting_for_the_betting_engine_are_well_formed(path: Path) -> None:
-    """Not run against the engine (some use observations it does not read yet): each states its
-    checks, and pending/README.md says what it waits for."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["checks"] and isinstance(data["expect"], list) and data["observations"]
-    assert f"| {path.stem} |" in (HERE / "pending" / "README.md").read_text(encoding="utf-8")
