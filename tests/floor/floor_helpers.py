@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import threading
 import time
 import urllib.error
@@ -155,3 +156,17 @@ def http(method: str, url: str, body: Any = None, token: str | None = FLOOR_TOKE
             return resp.status, json.load(resp)
     except urllib.error.HTTPError as exc:
         return exc.code, json.load(exc)
+
+
+def certificates(d: Path) -> tuple[Path, Path, Path]:
+    """A CA and a server certificate for 127.0.0.1 signed by it (openssl)."""
+    def run(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=d, check=True, capture_output=True)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2",
+        "-subj", "/CN=dealer-pi test room CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
+    (d / "ext.cnf").write_text("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+        "server.crt", "-days", "2", "-extfile", "ext.cnf")
+    return d / "ca.crt", d / "server.crt", d / "server.key"

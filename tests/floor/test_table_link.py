@@ -139,7 +139,7 @@ def test_without_a_floor_section_the_table_plays_alone(tmp_path: Path) -> None:
 def test_last_will_marks_a_dead_table_offline(tmp_path: Path, broker: LocalBroker, room: str) -> None:
     """``dealer-pi serve`` with [floor]: online while it runs; killed, the broker says offline for it."""
     conf = tmp_path / "config.toml"
-    conf.write_text(f'[web]\ndealer_token = "d-1"\naudit_log = "{tmp_path}/audit.log"\n'
+    conf.write_text(f'[web]\ndealer_token = "dealer-token-9f3a"\naudit_log = "{tmp_path}/audit.log"\n'
                     f'[journal]\npath = "{tmp_path}/j.sqlite3"\n'
                     f'[floor]\nbroker = "{broker.url}"\nroom = "{room}"\ntable_id = "t9"\nkeepalive_s = 5\n')
     spy = Spy(broker.url, table_topic(room, "t9", "status"))
@@ -157,28 +157,14 @@ def test_last_will_marks_a_dead_table_offline(tmp_path: Path, broker: LocalBroke
         spy.close()
 
 
-def _certificates(d: Path) -> tuple[Path, Path, Path]:
-    """A CA and a server certificate for 127.0.0.1 signed by it (openssl)."""
-    def run(*args: str) -> None:
-        subprocess.run(["openssl", *args], cwd=d, check=True, capture_output=True)
-
-    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2",
-        "-subj", "/CN=dealer-pi test room CA")
-    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1")
-    (d / "ext.cnf").write_text("subjectAltName=IP:127.0.0.1\n")
-    run("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out",
-        "server.crt", "-days", "2", "-extfile", "ext.cnf")
-    return d / "ca.crt", d / "server.crt", d / "server.key"
-
-
 def test_mqtts_broker_with_the_rooms_ca(tmp_path: Path, room: str) -> None:
     from dataclasses import replace
 
-    from floor_helpers import broker_of
+    from floor_helpers import broker_of, certificates
 
     certs = tmp_path / "certs"
     certs.mkdir()
-    ca, cert, key = _certificates(certs)
+    ca, cert, key = certificates(certs)
     tls = LocalBroker(tmp_path / "tls-broker", tls=(ca, cert, key)).start()
     good = replace(broker_of(tls.url), tls=True, ca_file=str(ca))
     t = Table(tmp_path, tls.url, room, "t1", broker=good)

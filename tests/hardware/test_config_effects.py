@@ -27,6 +27,7 @@ from dealer_pi.hardware.deck import ORDERS, DeckRegistration
 from dealer_pi.hardware.virtual_shoe import VirtualShoe
 from dealer_pi.runtime import attach
 from dealer_pi.runtime.wiring import Assistant
+from floor_helpers import certificates
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "hardware" / "config.example.toml"
@@ -65,7 +66,20 @@ def whoami(a: Assistant, token: str | None = None) -> Any:
 
 
 def setup_of(a: Assistant) -> dict[str, Any]:
-    return a.runtime.table.setup_dict()
+    """What the setup page offers a fresh table (the config's [table] section fills it in)."""
+    got = a.app.test_client().get("/api/setup", headers={"Authorization": f"Bearer {DEALER}"})
+    assert got.status_code == 200 and got.json["table"] is False
+    return got.json["setup"]  # type: ignore[no-any-return]
+
+
+def floor_link(cfg: Config, tmp: Path, look: Callable[[Any], Any]) -> Any:
+    """The table's link to the floor as serve starts it (it connects in the background, to nothing here)."""
+    a = Assistant.from_config(cfg, tmp, port=0, attach=False)
+    try:
+        link = next(s.__self__ for s in a._stoppers if type(getattr(s, "__self__", None)).__name__ == "TableLink")
+        return look(link)
+    finally:
+        a.stop()
 
 
 def serial_shoe(cfg: Config, tmp: Path, look: Callable[[Any], Any]) -> Any:
@@ -147,8 +161,9 @@ def files(tmp_path: Path, photo_root: Path) -> Iterator[dict[str, str]]:
                                           "zones = { board = [[-100.0, -50.0], [100.0, -50.0], [100.0, 50.0]] }\n")
     Enrolment(np.zeros((2, FEATURES), np.float32), np.array([0, NOT_INDEX])).save(tmp_path / "deck.npz")
     photo = sorted((photo_root / "images").glob("*.jpg"))[0]
+    ca, cert, key = certificates(tmp_path)
     shoe = VirtualShoe(link=tmp_path / "shoe", heartbeat_s=0.2).start()
-    yield {"photo": str(photo), "shoe": str(tmp_path / "shoe")}
+    yield {"photo": str(photo), "shoe": str(tmp_path / "shoe"), "ca": str(ca), "cert": str(cert), "key": str(key)}
     shoe.unplug()
 
 
@@ -159,6 +174,11 @@ def effects(files: dict[str, str], port: int, mp: pytest.MonkeyPatch) -> dict[tu
     controls = {"buttons": True, "led_kind": "rgb", "buzzer_kind": "active"}
     shoe = {"kind": "serial", "port": files["shoe"]}
     cam = {"source": "file", "device": files["photo"]}
+    # A closed loopback port: the link is built and keeps trying in the background, as at a room whose
+    # broker is down; what it would connect with is what the probes read.
+    floor = {"broker": "mqtt://127.0.0.1:9", "room": "hall", "table_id": "t4"}
+    tls = {**floor, "broker": "mqtts://127.0.0.1:9", "ca_file": files["ca"], "cert_file": files["cert"],
+           "key_file": files["key"]}
 
     def gpio(values: dict[str, Any], look: Callable[..., Any]) -> tuple[Any, ...]:
         return ("gpio", values, lambda c, t: devices(c, t, look))
@@ -262,6 +282,23 @@ def effects(files: dict[str, str], port: int, mp: pytest.MonkeyPatch) -> dict[tu
         ("web", "threads"): ({"threads": 50}, lambda c, t: served(c, t, lambda a: a.server._server.adj.threads), 50),
         ("journal", "path"): ({"path": "elsewhere.sqlite3"}, lambda c, t: served(
             c, t, lambda a: a.runtime.journal.path.name), "elsewhere.sqlite3"),
+        ("web", "secure_delay"): ({"secure_delay": True, "stream_delay_s": 60}, lambda c, t: served(
+            c, t, lambda a: a.runtime.publisher.secure), True),
+        ("floor", "broker"): (floor, lambda c, t: floor_link(c, t, lambda k: (k.client._host, k.client._port)),
+                              ("127.0.0.1", 9)),
+        ("floor", "room"): (floor, lambda c, t: floor_link(c, t, lambda k: k.topic["status"].split("/")[1]), "hall"),
+        ("floor", "table_id"): (floor, lambda c, t: floor_link(c, t, lambda k: k.runtime.floor.table_id), "t4"),
+        ("floor", "ca_file"): (tls, lambda c, t: floor_link(c, t, lambda k: k.client._ssl_context.verify_mode.name),
+                               "CERT_REQUIRED"),
+        ("floor", "cert_file"): (tls, lambda c, t: floor_link(c, t, lambda k: k.settings.broker.cert_file),
+                                 files["cert"]),
+        ("floor", "key_file"): (tls, lambda c, t: floor_link(c, t, lambda k: k.settings.broker.key_file), files["key"]),
+        ("floor", "username"): ({**floor, "username": "t4"}, lambda c, t: floor_link(
+            c, t, lambda k: k.client._username), b"t4"),
+        ("floor", "password"): ({**floor, "username": "t4", "password": "pw-4"}, lambda c, t: floor_link(
+            c, t, lambda k: k.client._password), b"pw-4"),
+        ("floor", "keepalive_s"): ({**floor, "keepalive_s": 12}, lambda c, t: floor_link(
+            c, t, lambda k: k.client._keepalive), 12),
     }
 
 
