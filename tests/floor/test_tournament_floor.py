@@ -184,7 +184,7 @@ def test_TABLE_PENALTY_recorded_at_the_floor_and_applied_at_the_table(hall: Room
     setup = t1.setup()
     assert setup["away"] == [int(away_seat)] and dq_seat not in setup["seats"]
     killed = [e["event"] for e in result["events"] if e["event"]["type"] == "hand_killed"]
-    assert killed == [{"type": "hand_killed", "seat": int(away_seat), "rule": "TABLE-AWAY"}]
+    assert killed == [{"type": "hand_killed", "seat": int(away_seat), "rule": "TABLE-AWAY", "reason": "away"}]
     hall.caught_up(t1)
     view = hall.svc.tournament_view()
     assert view["chips_in_play"] < chips_before and view["players_left"] == len(PLAYERS) - 1
