@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Protocol
 
 import cv2
@@ -78,7 +79,8 @@ class VisionPipeline:
         self.last_watch: WatchReport | None = None
         self.stage: LatestFrameStage | None = None
         self.bad_frames = 0
-        self.last_error = ""
+        self.last_error = ""  # the last bad frame
+        self.calibration_error = ""  # why the markers gave no calibration yet
 
     def cards(self, frame: np.ndarray) -> list[CardFound]:
         """Cards in one frame, each with its zone when zones are known."""
@@ -116,10 +118,22 @@ class VisionPipeline:
         try:
             cal = calibrate(frame, self.layout)
         except InputError as exc:
-            self.last_error = str(exc)
+            self.calibration_error = exc.message
             return
+        self.calibration_error = ""
         self.zones = cal
         self.watch = CameraWatch(cal)
+
+    @property
+    def calibration(self) -> str:
+        """The dashboard's word for the zones: ok, moved, fixed zones, or why there are none yet."""
+        if self.zones is None:
+            if self.layout is None:
+                return "none"
+            return f"not calibrated: {self.calibration_error}" if self.calibration_error else "waiting for the table's markers"
+        if self.last_watch is not None and self.last_watch.state == "moved":
+            return "moved"
+        return "ok" if self.layout is not None else "fixed zones"
 
     def run(self, stage: LatestFrameStage, emit: Callable[[Observation], None], stop: threading.Event) -> None:
         """Take frames from ``stage`` until ``stop``; a bad frame is skipped, not fatal."""
@@ -150,15 +164,30 @@ class VisionPipeline:
         return out
 
 
-def pipeline_from_config(camera: CameraSection, seats: int = 9) -> tuple[VisionPipeline, LatestFrameStage]:
+def pipeline_from_config(
+    camera: CameraSection, seats: int = 9, base_dir: str | Path | None = None, *, zones: ZoneMap | None = None,
+) -> tuple[VisionPipeline, LatestFrameStage]:
     """The vision thread's pipeline and its frame stage, as the ``camera`` config section says.
 
-    Zones come from the table's markers once they are seen (``layout_file``, or the
-    built-in layout for ``seats`` seats); bad layout or enrolment files raise
-    ``ConfigError``/``ModelError`` naming the file.
+    Every camera path (``serve``, the demo, the recorded-session replay, the tests) builds its
+    pipeline here, so each ``[camera]`` setting means the same everywhere: ``layout_file``
+    (markers and zones; else the built-in layout for ``seats`` seats), ``enrolment_file``
+    (the venue's deck), ``min_confidence`` (reads below it name no card), ``card_height_px``
+    (0: measured) and ``queue_size`` (frames waiting for the vision thread). Relative files
+    are found from ``base_dir`` (the config file's folder). Zones come from the table's
+    markers once they are seen, unless fixed ``zones`` are given (a simulated table without
+    markers). Bad layout or enrolment files raise ``ConfigError``/``ModelError`` naming the
+    file; a ``queue_size`` other than 1 or 2 raises ``ValueError``.
     """
-    layout = load_layout(camera.layout_file) if camera.layout_file else default_layout(seats)
-    enrolment = Enrolment.load(camera.enrolment_file) if camera.enrolment_file else None
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+
+    def path(name: str) -> Path:
+        p = Path(name).expanduser()
+        return p if p.is_absolute() else base / p
+
+    layout = load_layout(path(camera.layout_file)) if camera.layout_file else default_layout(seats)
+    enrolment = Enrolment.load(path(camera.enrolment_file)) if camera.enrolment_file else None
     recogniser = Recogniser(enrolment=enrolment, min_confidence=camera.min_confidence)
     detector = Detector(recogniser, card_height_px=camera.card_height_px, follow_scale=True)
-    return VisionPipeline(detector, layout=layout), LatestFrameStage(camera.queue_size)
+    stage = LatestFrameStage(camera.queue_size)
+    return VisionPipeline(detector, zones=zones, layout=None if zones is not None else layout), stage
