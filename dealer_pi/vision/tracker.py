@@ -15,6 +15,11 @@ cards produce no events. A face-down card turned face up in place (seen so for
 ``confirm_frames`` frames) is reported again with ``face_up=True``: the card
 is now exposed. Cards in the pot zone or outside every zone make no events.
 
+The ``shoe`` zone is the deck's mouth: a card lying there face down that goes
+is a card lost from the deck (``CardLeft``, DEAL-MISSING-CARD), while a card
+shown face up there goes back into the deck at the bottom
+(DEAL-FACEUP-IN-DECK), which is no loss and makes no event.
+
 >>> from dealer_pi.engine.cards import Card
 >>> from dealer_pi.vision.detect import CardFound
 >>> t = CardTracker(confirm_frames=2, leave_frames=2)
@@ -114,14 +119,15 @@ class CardTracker:
         keep: list[Track] = []
         for ti, tr in enumerate(self.tracks):
             if ti not in used_t:
-                if covered is not None and covered(tr.centre, tr.size):
-                    tr.misses = 0  # hidden, not gone
+                if tr.reported and covered is not None and covered(tr.centre, tr.size):
+                    tr.misses = 0  # hidden, not gone (a card not yet reported has to show itself)
                 else:
                     tr.misses += 1
                 if not tr.reported and tr.misses >= 2:
                     continue  # a flicker: never reported, silently dropped
                 if tr.reported and tr.misses >= self.leave_frames:
-                    out.append(CardLeft(Zone.parse(tr.zone), tr.reported_card, "camera", ts_ms))
+                    if not (tr.zone == "shoe" and tr.reported_face_up):
+                        out.append(CardLeft(Zone.parse(tr.zone), tr.reported_card, "camera", ts_ms))
                     continue
             keep.append(tr)
             if tr.hits >= self.confirm_frames and tr.misses == 0 and tr.face_frames >= self.confirm_frames:
@@ -143,6 +149,8 @@ class CardTracker:
         tr.misses = 0
         # Follow slow drift, but the zone stays the one it landed in.
         tr.centre = (0.7 * tr.centre[0] + 0.3 * d.centre[0], 0.7 * tr.centre[1] + 0.3 * d.centre[1])
+        # The size too: a card first seen half under the dealer's hand looks small.
+        tr.size = 0.7 * tr.size + 0.3 * _size(d)
         if tr.hits == 1:
             tr.face_up = d.face_up
         if d.face_up != tr.face_up:
