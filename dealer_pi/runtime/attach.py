@@ -165,7 +165,10 @@ def attach_camera(
 
     c = config.camera
     pipeline, stage = pipeline_from_config(c, config.table.seats, base_dir, zones=zones)
-    src = source if source is not None else open_source(c.source, c.device, c.width, c.height, c.fps)
+    device = c.device
+    if c.source == "file" and base_dir is not None and not Path(device).expanduser().is_absolute():
+        device = str(base_dir / device)  # a recording named in the config is found beside it
+    src = source if source is not None else open_source(c.source, device, c.width, c.height, c.fps)
     stop = threading.Event()
     board = runtime.devices
     name = label or c.source
