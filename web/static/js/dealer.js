@@ -109,12 +109,15 @@
 
     var cam = d.camera || {};
     if (typeof cam === "string") cam = { state: cam };
-    var fps = num(DP.pick(cam, ["fps", "frames_per_second"], null));
+    // The live frame rate is the vision's: the frames it looks at (a camera it cannot keep up with drops the rest).
+    var fps = num(cam.vision_fps !== undefined ? cam.vision_fps : DP.pick(cam, ["fps", "frames_per_second"], null));
     var camState = String(DP.pick(cam, ["state", "status"], fps !== null ? "running" : "none"));
     var camOff = /^(none|off|disabled|absent)$/i.test(camState) || /^(none|)$/i.test(String(DP.pick(cam, ["source"], "x")));
     if (camOff && !/^(none|off|disabled|absent)$/i.test(camState)) camState = "none";
     devState($("dev-camera"), camOff ? "off" : fps !== null && fps > 0 ? "ok" : "bad",
       camOff ? camState : (fps !== null ? fps.toFixed(1) + " fps" : camState));
+    $("dev-camera").title = camOff ? "" : (cam.source || "camera") + ": camera " + (num(cam.fps) || 0).toFixed(1) +
+      " fps, vision " + (num(cam.vision_fps) || 0).toFixed(1) + " fps, " + (cam.dropped || 0) + " frames dropped";
 
     var cal = DP.pick(d, ["calibration"], null) || DP.pick(cam, ["calibration", "calibrated"], null);
     if (cal && typeof cal === "object") cal = DP.pick(cal, ["state", "status"], "unknown");
