@@ -163,8 +163,14 @@ def attach_camera(
     from dealer_pi.vision.pipeline import pipeline_from_config
     from dealer_pi.vision.sources import open_source, pump
 
+    from dealer_pi.vision.examples import ExampleStore, examples_dir
+
+    from .teacher import TableTeacher
+
     c = config.camera
     pipeline, stage = pipeline_from_config(c, config.table.seats, base_dir, zones=zones)
+    if emit:  # cards whose names become certain leave their pictures beside the journal
+        runtime.teacher = TableTeacher(ExampleStore(examples_dir(runtime.journal_path)), pipeline.crops)
     device = c.device
     if c.source == "file" and base_dir is not None and not Path(device).expanduser().is_absolute():
         device = str(base_dir / device)  # a recording named in the config is found beside it

@@ -73,6 +73,7 @@ class Runtime:
     now_ms: Callable[[], int] = wall_ms
     devices: DeviceBoard = field(default_factory=DeviceBoard)
     on_alerts: Callable[[list[dict[str, Any]]], None] | None = None  # the alert light/buzzer: open alerts
+    teacher: Any = None  # learns from the table: sees every journaled observation (runtime/teacher.py)
 
     def __post_init__(self) -> None:
         self.queue: queue.Queue[_Work] = queue.Queue(maxsize=self.queue_size)
@@ -271,6 +272,8 @@ class Runtime:
                 return self._relevel(started, level, now)
             result = self._commit("observation", observation_to_dict(obs), now, tagged, self.table.finished)
             self.accepted += 1
+            if self.teacher is not None:
+                self.teacher.accepted(obs, [ev for ev, _ in tagged], self.table.hole_cards)
             return result
         if work.kind == "setup":
             if self.table.running and not work.payload.get("void_hand"):

@@ -13,7 +13,8 @@ A recorded session is what a table's sensors and dealer produced, on one clock:
 time order: the shoe's lines through the DPS/1 decoder and sequencer, every frame through the
 vision pipeline ``[camera]`` describes (no frame is dropped in a replay), the dealer's entries
 as the tablet would give them. The journal it writes is an ordinary one (``dealer-pi export``
-reads it); :func:`hand_summaries` says what each hand came to.
+reads it), and the cards whose names became certain leave their pictures beside it
+(:mod:`dealer_pi.runtime.teacher`); :func:`hand_summaries` says what each hand came to.
 """
 
 from __future__ import annotations
@@ -153,7 +154,14 @@ def replay_session(
     pending = _merge(draws, dealer)
     result = ReplayResult(shoe=len(draws), dealer=len(dealer), problems=problems)
     clock = [0]
-    runtime = Runtime(journal, setup, stream_delay_s=0, now_ms=lambda: clock[0]).start()
+    runtime = Runtime(journal, setup, stream_delay_s=0, now_ms=lambda: clock[0])
+    from dealer_pi.vision.examples import ExampleStore, examples_dir
+
+    from .teacher import TableTeacher
+
+    # A replay learns from the table as the live run did: examples go beside its journal.
+    runtime.teacher = TableTeacher(ExampleStore(examples_dir(journal)), pipeline.crops)
+    runtime.start()
     try:
         k = 0
         for ts, frame in source.frames():

@@ -16,6 +16,7 @@ pixels). Without zones, cards are found but no observations are made.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import threading
 from collections.abc import Callable, Mapping
@@ -27,12 +28,30 @@ import numpy as np
 
 from dealer_pi.config import CameraSection
 from dealer_pi.engine.errors import InputError
+from dealer_pi.engine.observations import CardSeen
 
 from .calibration import CameraWatch, Layout, WatchReport, calibrate, default_layout, load_layout
 from .detect import CardFound, Detector
 from .recogniser import Enrolment, Recogniser
 from .sources import LatestFrameStage, check_frame
 from .tracker import CardTracker, Observation
+
+KEEP_CROPS = 64
+
+
+def crop_card(frame: np.ndarray, corners: tuple[tuple[float, float], ...], margin: float = 0.15) -> np.ndarray:
+    """The upright box around a card's outline, a margin of felt round it, as a new picture.
+
+    >>> crop_card(np.zeros((100, 100, 3), np.uint8), ((40, 40), (60, 40), (60, 70), (40, 70))).shape
+    (40, 26, 3)
+    """
+    pts = np.asarray(corners, np.float32)
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    mx, my = (x1 - x0) * margin, (y1 - y0) * margin
+    h, w = frame.shape[:2]
+    a, b = max(0, int(x0 - mx)), min(w, int(np.ceil(x1 + mx)))
+    c, d = max(0, int(y0 - my)), min(h, int(np.ceil(y1 + my)))
+    return frame[c:d, a:b].copy()
 
 
 class ZoneMap(Protocol):
@@ -81,6 +100,9 @@ class VisionPipeline:
         self.bad_frames = 0
         self.last_error = ""  # the last bad frame
         self.calibration_error = ""  # why the markers gave no calibration yet
+        # The picture of each card reported face up lately, for learning from the table (its
+        # name may become certain later: the shoe, the showdown, the dealer).
+        self.crops: collections.OrderedDict[CardSeen, np.ndarray] = collections.OrderedDict()
 
     def cards(self, frame: np.ndarray) -> list[CardFound]:
         """Cards in one frame, each with its zone when zones are known."""
@@ -110,7 +132,16 @@ class VisionPipeline:
             patch = region[max(0, y - r) : y + r, max(0, x - r) : x + r]
             return bool(patch.size) and cv2.countNonZero(patch) > 0.6 * patch.size
 
-        return self.tracker.update(ts_ms, self.last_cards, covered)
+        made = self.tracker.update(ts_ms, self.last_cards, covered)
+        for obs, track in zip(made, self.tracker.origins):
+            if isinstance(obs, CardSeen) and obs.face_up and track.corners:
+                self._keep_crop(obs, crop_card(frame, track.corners))
+        return made
+
+    def _keep_crop(self, obs: CardSeen, crop: np.ndarray) -> None:
+        self.crops[obs] = crop
+        while len(self.crops) > KEEP_CROPS:
+            self.crops.popitem(last=False)
 
     def _calibrate(self, frame: np.ndarray) -> None:
         if self.layout is None:

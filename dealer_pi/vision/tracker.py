@@ -62,6 +62,7 @@ class Track:
     reported: bool = False
     reported_face_up: bool | None = None
     reported_card: Card | None = None
+    corners: tuple[tuple[float, float], ...] = ()  # the outline last seen
 
     def leader(self) -> tuple[Card, float]:
         return max(self.votes.items(), key=lambda kv: (kv[1], -kv[0].index))
@@ -84,6 +85,7 @@ class CardTracker:
         self.min_confidence = min_confidence
         self.match_frac = match_frac
         self.tracks: list[Track] = []
+        self.origins: list[Track] = []  # the track behind each observation of the last update
 
     def update(
         self,
@@ -93,6 +95,7 @@ class CardTracker:
     ) -> list[Observation]:
         """``covered(centre, size)`` says whether something other than felt is at a place now."""
         out: list[Observation] = []
+        self.origins = []
         dets = [f for f in found if f.zone is not None and f.zone != "pot"]
         unmatched = set(range(len(dets)))
         pairs = []
@@ -128,6 +131,7 @@ class CardTracker:
                 if tr.reported and tr.misses >= self.leave_frames:
                     if not (tr.zone == "shoe" and tr.reported_face_up):
                         out.append(CardLeft(Zone.parse(tr.zone), tr.reported_card, "camera", ts_ms))
+                        self.origins.append(tr)
                     continue
             keep.append(tr)
             if tr.hits >= self.confirm_frames and tr.misses == 0 and tr.face_frames >= self.confirm_frames:
@@ -138,6 +142,7 @@ class CardTracker:
                 if decided and news:
                     conf = share if tr.face_up else 1.0
                     out.append(CardSeen(Zone.parse(tr.zone), tr.face_up, card if tr.face_up else None, round(conf, 3), "camera", ts_ms))
+                    self.origins.append(tr)
                     tr.reported = True
                     tr.reported_face_up = tr.face_up
                     tr.reported_card = card if tr.face_up else None
@@ -149,6 +154,7 @@ class CardTracker:
         tr.misses = 0
         # Follow slow drift, but the zone stays the one it landed in.
         tr.centre = (0.7 * tr.centre[0] + 0.3 * d.centre[0], 0.7 * tr.centre[1] + 0.3 * d.centre[1])
+        tr.corners = d.corners
         # The size too: a card first seen half under the dealer's hand looks small.
         tr.size = 0.7 * tr.size + 0.3 * _size(d)
         if tr.hits == 1:

@@ -424,6 +424,66 @@
     return obs;
   }
 
+  /* ---------- the camera's reads: the dealer confirms or corrects, the reader learns ---------- */
+
+  var CARD_NAMES = (function () {
+    var out = [];
+    "AKQJT98765432".split("").forEach(function (r) { "shdc".split("").forEach(function (s) { out.push(r + s); }); });
+    return out;
+  }());
+  var reads = [];
+
+  function loadReads() {
+    if (!token) return Promise.resolve();
+    return DP.api("GET", DP.API + "/camera/reads", token).then(function (body) {
+      reads = body.reads || [];
+      $("reads-open").hidden = reads.length === 0 && $("reads").hidden;
+      $("reads-count").textContent = reads.length ? "(" + reads.length + ")" : "";
+      if (!$("reads").hidden) renderReads();
+    }, function () { /* no camera, or offline: nothing to ask */ });
+  }
+
+  function answerRead(id, card) {
+    DP.api("POST", DP.API + "/camera/reads/" + id, token, { card: card }).then(function (body) {
+      reads = body.reads || [];
+      say("Thanks: the reader will learn that card", "ok");
+      renderReads();
+      loadReads();
+    }, function (err) { say(err.message || "Refused", "bad"); });
+  }
+
+  function renderReads() {
+    var list = $("reads-list");
+    list.textContent = "";
+    if (!reads.length) list.appendChild(DP.el("li", null, "Nothing waits for you."));
+    reads.forEach(function (r) {
+      var li = DP.el("li", "read");
+      li.dataset.readId = r.id;
+      var img = document.createElement("img");
+      img.alt = "the camera's picture";
+      img.src = DP.API + "/camera/reads/" + r.id + "/picture?token=" + encodeURIComponent(token);
+      li.appendChild(img);
+      var box = DP.el("div");
+      box.appendChild(DP.el("div", null, (r.zone === "board" ? "Board" : r.zone) + ": " + (r.read ? "read as " + r.read : "not read")));
+      var btns = DP.el("div", "read-btns");
+      if (r.read) {
+        var ok = DP.el("button", "sec read-right", "Right");
+        ok.type = "button";
+        ok.addEventListener("click", function () { answerRead(r.id, r.read); });
+        btns.appendChild(ok);
+      }
+      var pick = document.createElement("select");
+      pick.className = "read-pick";
+      pick.appendChild(new Option(r.read ? "It is…" : "Which card?", ""));
+      CARD_NAMES.forEach(function (c) { pick.appendChild(new Option(c, c)); });
+      pick.addEventListener("change", function () { if (pick.value) answerRead(r.id, pick.value); });
+      btns.appendChild(pick);
+      box.appendChild(btns);
+      li.appendChild(box);
+      list.appendChild(li);
+    });
+  }
+
   /* ---------- confirmation for the big, irreversible buttons ---------- */
 
   function confirmThen(text, fn) {
@@ -526,6 +586,10 @@
     if (v && v.inProgress) confirmThen("Start a new hand while this one is still running?", run);
     else run();
   });
+  $("reads-open").addEventListener("click", function () { $("reads").hidden = false; renderReads(); loadReads(); });
+  $("reads-close").addEventListener("click", function () { $("reads").hidden = true; loadReads(); });
+  setInterval(loadReads, 5000);
+
   $("forget-token").addEventListener("click", function () {
     if (conn) conn.close();
     DP.forgetToken("dealer");
