@@ -5,8 +5,10 @@ is reported (``CardSeen``), so a card sliding across the felt in the dealer's
 hand, or a glint that looks like a card for a frame, reports nothing. Its
 identity is the vote of the frames seen with its current face; a face-up card
 waits up to ``2 * confirm_frames`` frames for its votes to reach
-``min_confidence``, and is then reported with ``card=None`` (a later
-confident name is reported once more, with the card).
+``min_confidence``, and is then reported with ``card=None``. A confident name
+that comes later is not reported again: a second report of one card would be
+taken for the next card dealt (the shoe's next draw waits for its landing); it
+names the card when it leaves.
 
 A reported card leaves (``CardLeft``) only after its place has shown bare
 felt for ``leave_frames`` frames. While something covers the place (a hand,
@@ -138,7 +140,9 @@ class CardTracker:
                 card, share = tr.identity(self.min_confidence)
                 # A face-up card waits a little for a confident name before it is reported unnamed.
                 decided = not tr.face_up or card is not None or tr.face_frames >= 2 * self.confirm_frames
-                news = not tr.reported or tr.face_up != tr.reported_face_up or (card is not None and tr.reported_card is None)
+                news = not tr.reported or tr.face_up != tr.reported_face_up
+                if tr.reported and not news and tr.face_up and card is not None and tr.reported_card is None:
+                    tr.reported_card = card  # named late: said when it leaves, not as a second card
                 if decided and news:
                     conf = share if tr.face_up else 1.0
                     out.append(CardSeen(Zone.parse(tr.zone), tr.face_up, card if tr.face_up else None, round(conf, 3), "camera", ts_ms))

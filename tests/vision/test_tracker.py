@@ -152,3 +152,15 @@ def test_a_card_first_seen_half_hidden_keeps_its_track_when_seen_whole():
         events += t.update(n * 66, [found(None, False, centre=(300.0, 332.0)), found(None, False, centre=(300.0, 268.0))],
                            covered=lambda c, s: True)
     assert [(type(e).__name__, e.face_up) for e in events] == [("CardSeen", False)] * 2
+
+
+def test_a_card_reported_unnamed_is_not_reported_again_when_named_later():
+    """A second report of one card would be taken for the landing of the next card the shoe deals."""
+    t = CardTracker(confirm_frames=2, leave_frames=2)
+    events = []
+    for n in range(4):
+        events += t.update(n * 66, [found(None)])  # no confident name: reported unnamed after 4 frames
+    for n in range(4, 16):
+        events += t.update(n * 66, [found(AH)])  # the votes come to name it
+    events += t.update(1100, []) + t.update(1166, [])
+    assert [(type(e).__name__, str(e.card)) for e in events] == [("CardSeen", "None"), ("CardLeft", "Ah")]
