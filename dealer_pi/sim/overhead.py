@@ -129,7 +129,7 @@ def card_spot(card: PhysicalCard) -> tuple[float, float, float]:
     if zone == "board":
         return (k - 2) * BOARD_PITCH_MM + jitter[0], -20 + jitter[1], jitter[2]
     if zone == "burn":
-        return -255 + 64 * k + jitter[0], -150 + jitter[1], 4 * ((k % 3) - 1) + jitter[2]  # in a row, to be counted
+        return -260 + 72 * k + jitter[0], -150 + jitter[1], 4 * ((k % 3) - 1) + jitter[2]  # in a row, to be counted
     if zone == "muck":
         return 165 + 12 * (k % 5) + jitter[0], -150 + 6 * (k % 3) + jitter[1], 37 * k + jitter[2]
     if zone == "shoe":

@@ -37,6 +37,30 @@ from .sources import LatestFrameStage, check_frame
 from .tracker import CardTracker, Observation
 
 KEEP_CROPS = 64
+SAME_CARD = 0.2  # two outlines whose centres are closer than this many card lengths are one card
+
+
+def one_per_card(found: list[CardFound]) -> list[CardFound]:
+    """One detection per face-up card: where two lie almost on one another (a card read once from
+    each corner, say), the named or the surer one stays. Face-down cards are left as they are: a
+    hole-card pair dealt over each other is only a third of a card apart.
+
+    >>> from dealer_pi.engine.cards import Card
+    >>> def at(x, card=None, conf=0.8):
+    ...     return CardFound(card, True, (x, 50.0), ((x - 45, 0), (x + 45, 0), (x + 45, 130), (x - 45, 130)), conf)
+    >>> [(f.centre[0], str(f.card)) for f in one_per_card([at(100.0, Card.parse("7c"), 1.0), at(111.0), at(145.0)])]
+    [(100.0, '7c'), (145.0, 'None')]
+    """
+    def length(f: CardFound) -> float:
+        pts = np.asarray(f.corners, np.float32)
+        return float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
+
+    kept: list[CardFound] = []
+    for f in sorted(found, key=lambda f: (f.card is None, -f.confidence)):
+        if all(np.hypot(f.centre[0] - k.centre[0], f.centre[1] - k.centre[1]) > SAME_CARD * min(length(f), length(k))
+               for k in kept if f.face_up and k.face_up):
+            kept.append(f)
+    return kept
 
 
 def crop_card(frame: np.ndarray, corners: tuple[tuple[float, float], ...], margin: float = 0.15) -> np.ndarray:
@@ -106,7 +130,7 @@ class VisionPipeline:
 
     def cards(self, frame: np.ndarray) -> list[CardFound]:
         """Cards in one frame, each with its zone when zones are known."""
-        found = self.detector.detect(frame)
+        found = one_per_card(self.detector.detect(frame))
         if self.zones is None:
             return found
         return [dataclasses.replace(f, zone=self.zones.zone_of(f.centre)) for f in found]
