@@ -99,7 +99,9 @@ class CameraTable:
     """Plays simulated tables through the felt, the overhead camera and the real vision pipeline."""
 
     def __init__(self, camera: CameraSection | None = None, *, seed: int = 0, fps: float = FPS,
-                 recorder: Recorder | None = None) -> None:
+                 recorder: Recorder | None = None, settle_frames: int = 0) -> None:
+        """``settle_frames``: frames the dealer lets pass after the camera has reported a moment
+        (a recording meant to be replayed keeps that slack, as a real dealer's pace does)."""
         from dealer_pi.vision.pipeline import pipeline_from_config
 
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -111,6 +113,7 @@ class CameraTable:
         self.camera = OverheadCamera(seed=seed)
         self.interval_ms = int(round(1000 / fps))
         self.recorder = recorder
+        self.settle_frames = settle_frames
         self.frame_no = 0
         self._ticks = 0
 
@@ -127,14 +130,16 @@ class CameraTable:
 
     # ------------------------------------------------------------ playing
 
-    def play(self, table: SimTable, session: TableSession | None = None) -> CameraRun:
-        """Every observation of ``table``; the camera's in place of the simulator's card sightings."""
+    def play(self, table: SimTable, session: TableSession | None = None, until: int | None = None) -> CameraRun:
+        """Every observation of ``table`` (up to number ``until``); the camera's in place of the
+        simulator's card sightings."""
         session = session or TableSession(table.setup)
         run = CameraRun(table)
         felt = Felt(seed=table.seed)
         hand = Stagehand(felt, table.unseen)
-        if self.frame_no == 0:
-            self.film(felt, Expect(min_frames=1, max_frames=1), lambda o: None)  # the bare table first
+        # The bare table first: the camera sees the last table's cards go before any card lands.
+        gone = [t.zone for t in self.pipeline.tracker.tracks if t.reported]
+        self.film(felt, Expect(left=gone, min_frames=1, max_frames=8 if gone else 1), lambda o: None)
 
         def feed(obs: Observation, i: int) -> None:
             try:
@@ -145,6 +150,8 @@ class CameraTable:
             run.alerts += [CameraAlert(e, i, self.frame_no) for e in events if isinstance(e, AlertRaised)]
 
         for i, obs in enumerate(table.observations()):
+            if until is not None and i > until:
+                break
             run.played_at.append(self.frame_no)
             expect = hand.apply(obs, i)
             if not is_camera(obs):
@@ -156,7 +163,7 @@ class CameraTable:
                     run.deals.append(i)
             while expect is not None:
                 got = self.film(felt, expect, lambda o: feed(o, i))
-                run.disagreements += [Disagreement(i, self.frame_no, w) for w in compare(expect, got)]
+                run.disagreements += [Disagreement(i, self.frame_no, w) for w in compare(expect, got, felt)]
                 expect = hand.finish(expect)
         run.hands = table.played
         run.frames = self.frame_no
@@ -170,20 +177,28 @@ class CameraTable:
         leave = list(expect.left)
         got: list[Observation] = []
         for k in range(expect.max_frames):
-            frame = self.camera.frame(felt, self.frame_no)
-            felt.hands = []  # a hand passes in one frame
-            ts = self.now_ms()
-            self.frame_no += 1
-            self._ticks = 0
-            if self.recorder is not None:
-                self.recorder.frame(ts, frame)
-            for obs in self.pipeline.process(ts, frame):
+            for obs in self._shoot(felt, emit):
                 got.append(obs)
-                emit(obs)
                 tick_off(obs, want, leave)
             if k + 1 >= expect.min_frames and not want and not leave:
                 break
+        for _ in range(self.settle_frames if expect.max_frames > 1 else 0):
+            got += self._shoot(felt, emit)
         return got
+
+    def _shoot(self, felt: Felt, emit: Callable[[Observation], None]) -> list[Observation]:
+        """One frame filmed, recorded and looked at: the observations it made (already emitted)."""
+        frame = self.camera.frame(felt, self.frame_no)
+        felt.hands = []  # a hand passes in one frame
+        ts = self.now_ms()
+        self.frame_no += 1
+        self._ticks = 0
+        if self.recorder is not None:
+            self.recorder.frame(ts, frame)
+        made = self.pipeline.process(ts, frame)
+        for obs in made:
+            emit(obs)
+        return made
 
     def close(self) -> None:
         if self._tmp is not None:
@@ -202,7 +217,7 @@ def tick_off(obs: Observation, want: list[tuple[str, bool, Any]], leave: list[st
         leave.remove(str(obs.zone))
 
 
-def compare(expect: Expect, got: list[Observation]) -> list[str]:
+def compare(expect: Expect, got: list[Observation], felt: Felt | None = None) -> list[str]:
     """What the camera got wrong against the truth of one moment, in words without card names.
 
     >>> from dealer_pi.engine.cards import Card
@@ -223,7 +238,10 @@ def compare(expect: Expect, got: list[Observation]) -> list[str]:
         seen.remove(match)
         if card is not None and match.card != card:
             out.append(f"the card {side} at {zone} was " + ("not named" if match.card is None else "named as another card"))
+    lying = {(c.zone, c.card) for c in felt.cards if c.face_up} if felt is not None else set()
     for o in seen:
+        if o.face_up and o.card is not None and (str(o.zone), o.card) in lying:
+            continue  # a card first reported unnamed, named now that the votes allow it
         out.append(f"reported a card {'face up' if o.face_up else 'face down'} at {o.zone} that the simulator did not put there")
     left = [str(o.zone) for o in got if isinstance(o, CardLeft)]
     for zone in expect.left:

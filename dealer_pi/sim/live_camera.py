@@ -84,7 +84,7 @@ class LiveCamera:
         while expect is not None and not stop.is_set():
             got = self._wait(expect, stop)
             if isinstance(obs, (CardSeen, CardLeft)):
-                problems += compare(expect, got)
+                problems += compare(expect, got, self.felt)
             with self._lock:
                 expect = self.stagehand.finish(expect)
         for p in problems:
