@@ -268,13 +268,8 @@ class LoopScore:
     refused: list[str] = field(default_factory=list)
 
     def add(self, other: "LoopScore") -> None:
-        self.hands += other.hands
-        self.frames += other.frames
-        self.caught += other.caught
-        self.missed += other.missed
-        self.false_alarms += other.false_alarms
-        self.disagreements += other.disagreements
-        self.refused += other.refused
+        for f in dataclasses.fields(self):  # counts add up, lists join
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
 
     def injected(self, fault: Fault | None = None) -> int:
         return sum(1 for j in [c for c, _ in self.caught] + self.missed if fault is None or j.fault is fault)

@@ -100,17 +100,23 @@ def test_card_height_sizes_face_down_cards_and_min_confidence_names_cards(tmp_pa
     assert ("board", True, AH) in run_frames(tmp_path, both)
 
 
-@pytest.mark.parametrize("content", [None, b"\x00not an enrolment"])
-def test_serve_reads_the_enrolment_file_and_names_it_when_it_is_bad(tmp_path: Path, content: bytes | None) -> None:
-    table_frames(tmp_path / "frames", n=1)
-    if content is not None:
-        (tmp_path / "deck.npz").write_bytes(content)
-    assistant = serve(tmp_path, {"enrolment_file": "deck.npz"})
+def failed_camera(tmp: Path, camera: dict[str, Any]) -> str:
+    """Serve with these [camera] settings: the camera must show as failed; its reason."""
+    table_frames(tmp / "frames", n=1)
+    assistant = serve(tmp, camera)
     try:
         cam = assistant.runtime.state("dealer")["devices"]["camera"]
-        assert cam["state"] == "failed" and "deck.npz" in cam["detail"]
+        assert cam["state"] == "failed"
+        return str(cam["detail"])
     finally:
         assistant.stop()
+
+
+@pytest.mark.parametrize("content", [None, b"\x00not an enrolment"])
+def test_serve_reads_the_enrolment_file_and_names_it_when_it_is_bad(tmp_path: Path, content: bytes | None) -> None:
+    if content is not None:
+        (tmp_path / "deck.npz").write_bytes(content)
+    assert "deck.npz" in failed_camera(tmp_path, {"enrolment_file": "deck.npz"})
 
 
 def test_queue_size_sets_how_many_frames_wait_for_the_vision_thread_and_a_bad_one_fails_the_camera(tmp_path: Path) -> None:
@@ -123,13 +129,7 @@ def test_queue_size_sets_how_many_frames_wait_for_the_vision_thread_and_a_bad_on
         while (item := stage.get(timeout=0)) is not None:
             got.append(item[0])
         assert got == kept and stage.dropped == 3 - len(kept)
-    table_frames(tmp_path / "frames", n=1)
-    assistant = serve(tmp_path, {"queue_size": 3})
-    try:
-        cam = assistant.runtime.state("dealer")["devices"]["camera"]
-        assert cam["state"] == "failed" and "1 or 2" in cam["detail"]
-    finally:
-        assistant.stop()
+    assert "1 or 2" in failed_camera(tmp_path, {"queue_size": 3})
 
 
 def test_a_written_layout_is_read_back_the_same(tmp_path: Path) -> None:
