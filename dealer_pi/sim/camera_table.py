@@ -30,7 +30,7 @@ from dealer_pi.config import CameraSection, config_from_dict
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.monitor.alerts import AlertRaised
 from dealer_pi.engine.observations import (
-    CardLeft, CardSeen, DealerDeclaration, Declaration, Observation, ShoeDraw, Zone,
+    CardLeft, CardSeen, DealerDeclaration, Declaration, Observation, Zone,
 )
 from dealer_pi.engine.table_session import TableSession
 
@@ -195,7 +195,7 @@ class CameraTable:
         self._ticks = 0
         if self.recorder is not None:
             self.recorder.frame(ts, frame)
-        made = self.pipeline.process(ts, frame)
+        made: list[Observation] = list(self.pipeline.process(ts, frame))
         for obs in made:
             emit(obs)
         return made

@@ -34,7 +34,7 @@ from .overhead import bet_spot, card_spot
 # Zones whose camera reports the dealing monitor reads; the muck pile and cards leaving the
 # felt (other than from the shoe) change nothing there, so they are neither awaited nor checked.
 WATCHED = ("seat", "board", "burn", "shoe")
-Seen = tuple[str, bool, "Card | None"]
+Seen = tuple[str, bool, Card | None]
 
 
 @dataclass
