@@ -40,6 +40,7 @@ class Hand:
 
     at: tuple[float, float]
     angle: float
+    origin: tuple[float, float] = (0.0, -400.0)  # where its arm comes from: the dealer's place by default
 
 
 @dataclass

@@ -76,9 +76,9 @@ _SEAT_ANGLES = _seat_angles()
 def layout_dict(seats: int = SEATS, marker_ids: tuple[int, int, int, int] = (0, 1, 2, 3)) -> dict[str, Any]:
     """The simulated table's layout in the TOML shape of ``[camera] layout_file``."""
     zones: dict[str, Any] = {
-        "shoe": _rect(-190, -285, 130, 100),
-        "burn": _rect(-190, -150, 220, 120),
-        "muck": _rect(190, -150, 220, 120),
+        "shoe": _rect(-190, -290, 130, 90),
+        "burn": _rect(-165, -195, 230, 110),
+        "muck": _rect(165, -195, 230, 110),
         "board": _rect(0, -20, 7 * BOARD_PITCH_MM + 20, 120),
         "pot": _rect(0, 110, 260, 80),
     }
@@ -129,11 +129,11 @@ def card_spot(card: PhysicalCard) -> tuple[float, float, float]:
     if zone == "board":
         return (k - 2) * BOARD_PITCH_MM + jitter[0], -20 + jitter[1], jitter[2]
     if zone == "burn":
-        return -260 + 72 * k + jitter[0], -150 + jitter[1], 4 * ((k % 3) - 1) + jitter[2]  # in a row, to be counted
+        return -237 + 72 * k + jitter[0], -195 + jitter[1], 4 * ((k % 3) - 1) + jitter[2]  # in a row, to be counted
     if zone == "muck":
-        return 165 + 12 * (k % 5) + jitter[0], -150 + 6 * (k % 3) + jitter[1], 37 * k + jitter[2]
+        return 140 + 12 * (k % 5) + jitter[0], -195 + 6 * (k % 3) + jitter[1], 37 * k + jitter[2]
     if zone == "shoe":
-        return -190 + jitter[0], -285 + jitter[1], 90 + jitter[2]
+        return -190 + jitter[0], -290 + jitter[1], 90 + jitter[2]
     raise ValueError(f"no place for a card in zone {zone!r}")
 
 
@@ -242,8 +242,8 @@ class OverheadCamera:
             fx = cx + 52 * k * math.cos(t) - off * math.sin(t)
             fy = cy + 52 * k * math.sin(t) + off * math.cos(t)
             cv2.ellipse(img, (int(fx), int(fy)), (int(24 * k), int(8 * k)), a, 0, 360, SKIN, -1, cv2.LINE_AA)
-        # The arm, out to the table's edge the hand came from.
-        ex, ey = self.to_image(hand.at[0] * 1.6, hand.at[1] * 1.6 + (0 if hand.at[1] > -200 else -150))
+        # The arm, back to where the hand came from (the dealer's place, a player's seat).
+        ex, ey = self.to_image(*hand.origin)
         cv2.line(img, (int(cx), int(cy)), (int(ex), int(ey)), SKIN, int(44 * k), cv2.LINE_AA)
 
     def frame(self, felt: Felt, n: int) -> np.ndarray:

@@ -29,7 +29,7 @@ from dealer_pi.engine.observations import (
 )
 
 from .felt import Felt, Hand, PhysicalCard
-from .overhead import bet_spot, card_spot
+from .overhead import bet_spot, card_spot, seat_place
 
 # Zones whose camera reports the dealing monitor reads; the muck pile and cards leaving the
 # felt (other than from the shoe) change nothing there, so they are neither awaited nor checked.
@@ -148,7 +148,7 @@ class Stagehand:
             return
         pc = self.felt.place(str(zone), draw.card, face_up=False, hidden=True)
         x, y, angle = card_spot(pc)
-        self.felt.resting[str(zone)] = Hand((x * 1.08, y * 1.08), angle + 90)
+        self.felt.resting[str(zone)] = Hand((x * 1.08, y * 1.08), angle + 90, (x * 1.4, y * 1.4))
 
     def _face_up_in_deck_to_bottom(self) -> None:
         for c in self.felt.in_zone("shoe"):
@@ -170,7 +170,8 @@ class Stagehand:
         current = max([v for k, v in self.felt.chips.items() if k != "pot"], default=0)
         self.felt.bet(obs.seat, obs.amount if obs.amount is not None else max(current, 1))
         x, y = bet_spot(obs.seat)
-        self.felt.hands = [Hand((x * 1.1, y * 1.1), 0.0)]  # the player's hand pushing the chips
+        sx, sy, _ = seat_place(obs.seat)
+        self.felt.hands = [Hand((x * 1.1, y * 1.1), 0.0, (sx * 1.3, sy * 1.3))]  # the player's hand pushing chips
         return Expect(min_frames=1, max_frames=1)
 
     def _dealer_hand(self, pc: PhysicalCard) -> None:
