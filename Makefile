@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: test demo typecheck browser bench install clean
+.PHONY: test demo demo-floor typecheck browser broker bench install clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $@
 
 typecheck: $(STAMP)
-	$(PY) -m mypy --strict dealer_pi/engine
+	$(PY) -m mypy --strict dealer_pi/engine dealer_pi/broadcast/equity.py dealer_pi/broadcast/handeval.py
 
 # The page tests drive Debian's Chromium; as root, install it when it is missing.
 browser:
@@ -21,11 +21,21 @@ browser:
 	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; }
 	@command -v chromium >/dev/null || echo "warning: no chromium on PATH: the page tests will fail (apt-get install chromium)"
 
-test: $(STAMP) typecheck browser
+# The floor's tests and demo run Debian's Mosquitto broker; as root, install it when it is missing.
+broker:
+	@command -v mosquitto >/dev/null || test -x /usr/sbin/mosquitto || [ "$$(id -u)" != 0 ] || \
+	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends mosquitto; }
+	@command -v mosquitto >/dev/null || test -x /usr/sbin/mosquitto || echo "warning: no mosquitto: the floor tests will fail (apt-get install mosquitto)"
+
+test: $(STAMP) typecheck browser broker
 	$(PY) -m pytest -q
 
 demo: $(STAMP)
 	$(VENV)/bin/dealer-pi demo --host 127.0.0.1 --port 8000
+
+# A tournament on eight simulated tables, a private broker and the floor page: prints the URLs.
+demo-floor: $(STAMP) broker
+	$(VENV)/bin/dealer-pi demo-floor --host 127.0.0.1 --port 8080
 
 bench: $(STAMP)
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

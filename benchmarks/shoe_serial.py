@@ -128,7 +128,7 @@ def measure(make: Callable[[str, "queue.Queue[Timed]"], Any], frames: int, sampl
             rate = frames / (last - t0)
             delays = []
             for i in range(samples):
-                raw = shoe.prepare("DRAW", str(i), cards[i % 52])
+                raw = shoe.prepare("DRAW", str(frames + i), cards[i % 52])  # the shoe's clock goes on
                 shoe.send_raw(raw)
                 written = time.perf_counter()  # the last byte has been handed to the tty
                 _, seen = q.get(timeout=10)

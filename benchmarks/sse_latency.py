@@ -1,7 +1,8 @@
 """Latency from an observation entering the engine queue to its event arriving at SSE clients.
 
 A real waitress server on 127.0.0.1 with the real runtime (journal on disk,
-WAL, synchronous=FULL), 50 connected dealer-view clients reading the stream.
+WAL, synchronous=FULL), 50 connected producer (live view) clients reading the stream, so hole cards and
+equities are in it.
 For each observation that causes events, the time from just before it is put
 on the queue to the moment each client has read its first event is recorded.
 
@@ -37,7 +38,7 @@ from dealer_pi.web.app import create_app  # noqa: E402
 from dealer_pi.web.auth import AuditLog  # noqa: E402
 from dealer_pi.web.server import Server  # noqa: E402
 
-TOKEN = "bench-dealer"
+TOKEN = "bench-producer"  # the producer's live view: hole cards and equities in the stream
 SETUP = {"blinds": [5, 10], "seats": {"1": 1000, "2": 1000, "3": 1000}, "button": 1}
 
 
@@ -71,7 +72,9 @@ def client_process(port: int, n: int, conn: Any) -> None:
     request = (f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n"
                "Accept: text/event-stream\r\n\r\n").encode()
     for i in range(n):
-        s = socket.create_connection(("127.0.0.1", port))
+        # One loopback address each, like the tablets and screens they stand for (the server lets one
+        # address hold only so many connections).
+        s = socket.create_connection(("127.0.0.1", port), source_address=(f"127.0.{3 + i // 250}.{i % 250 + 1}", 0))
         s.sendall(request)
         s.setblocking(False)
         sel.register(s, selectors.EVENT_READ, i)
@@ -113,7 +116,8 @@ def client_process(port: int, n: int, conn: Any) -> None:
 
 def run_path(n_clients: int, hands: int, tmp: Path) -> list[float]:
     rt = Runtime(tmp / f"journal-{n_clients}.sqlite3", SETUP, stream_delay_s=300).start()
-    config = config_from_dict({"web": {"dealer_token": TOKEN}})
+    config = config_from_dict({"web": {"dealer_token": "bench-dealer", "producer_token": TOKEN,
+                                       "audit_log": str(tmp / "audit.log")}})
     server = Server(create_app(config, rt, audit=AuditLog(tmp / "audit.log")), port=0, threads=n_clients + 16).start()
     here, there = multiprocessing.Pipe()
     proc = multiprocessing.get_context("fork").Process(target=client_process, args=(server.port, n_clients, there))

@@ -41,7 +41,7 @@ class TableSection:
 
 @dataclass(frozen=True)
 class ShoeSection:
-    kind: str = "none"  # none | gpio | serial | virtual
+    kind: str = "none"  # none | gpio | serial
     port: str = ""
     usb_vid: int = 0
     usb_pid: int = 0
@@ -95,6 +95,8 @@ class WebSection:
     dealer_token: str = ""
     producer_token: str = ""
     stream_delay_s: int = 300  # public overlay delay, enforced by the server
+    secure_delay: bool = False  # the producer's live view (hole cards, equities) waits for the delay too
+    public_hole_cards: str = "after-delay"  # after-delay | after-hand (required under 300 s)
     audit_log: str = "audit.log"  # every undelayed hole-card read; relative to the config file
     threads: int = 96  # waitress threads: each open event stream holds one
 
@@ -105,6 +107,27 @@ class JournalSection:
 
 
 @dataclass(frozen=True)
+class BrokerSection:
+    """An MQTT broker and the card room on it (the table's [floor], the floor process's [floor])."""
+
+    broker: str = ""  # mqtt://host:1883 or mqtts://host:8883
+    room: str = ""
+    ca_file: str = ""  # mqtts: the broker's CA (empty: the system's)
+    cert_file: str = ""  # mqtts: a client certificate and its key, when the broker asks for one
+    key_file: str = ""
+    username: str = ""
+    password: str = ""
+    keepalive_s: int = 30
+
+
+@dataclass(frozen=True)
+class FloorSection(BrokerSection):
+    """The card room's floor over MQTT (dealer_pi/floor); no broker: the table plays alone."""
+
+    table_id: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableSection = field(default_factory=TableSection)
     shoe: ShoeSection = field(default_factory=ShoeSection)
@@ -112,6 +135,7 @@ class Config:
     camera: CameraSection = field(default_factory=CameraSection)
     web: WebSection = field(default_factory=WebSection)
     journal: JournalSection = field(default_factory=JournalSection)
+    floor: FloorSection = field(default_factory=FloorSection)
 
 
 T = TypeVar("T")
@@ -197,6 +221,9 @@ def load_config(path: str | Path) -> Config:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError([("(file)", f"cannot read: {exc.strerror or exc}")], str(p)) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError([("(file)", f"is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")],
+                          str(p)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

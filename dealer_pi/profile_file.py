@@ -49,6 +49,12 @@ def profile_from_data(data: Mapping[str, Any], source: str = "profile") -> RuleP
 
 def load_profile(path: str | Path) -> RuleProfile:
     """Read a profile file from disk; a missing or unreadable file is an :class:`InputError`."""
+    base, overrides = read_profile_file(path)
+    return profile_from_mapping(base, overrides, where=str(path))
+
+
+def read_profile_file(path: str | Path) -> tuple[str, dict[str, Any]]:
+    """A profile file as a table setup takes it: its base profile and the options it changes (checked)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -56,4 +62,6 @@ def load_profile(path: str | Path) -> RuleProfile:
         raise InputError(str(p), f"cannot read the profile file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise InputError(str(p), "the profile file is not UTF-8 text") from None
-    return profile_from_toml(text, str(p))
+    profile_from_toml(text, str(p))
+    data = tomllib.loads(text)
+    return str(data.get("base", "standard")), {k: v for k, v in data.items() if k != "base"}

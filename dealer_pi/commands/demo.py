@@ -15,8 +15,10 @@ alert light. Open the printed URLs in a browser.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import secrets
+import shutil
 import sys
 import tempfile
 import threading
@@ -38,35 +40,54 @@ LEVELS = [
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1; 0.0.0.0 for other devices)")
+    parser.add_argument("--port", type=int, default=8000, help="port to serve on (default 8000; 0 picks a free one)")
     parser.add_argument("--seed", type=int, default=None, help="simulator seed (default: random)")
     parser.add_argument("--pace", type=float, default=1.0, help="speed factor: 2 plays twice as fast (default 1)")
     parser.add_argument("--fault-rate", type=float, default=0.2, help="share of hands with a dealing mistake (default 0.2)")
     parser.add_argument("--delay", type=int, default=30, help="public stream delay in seconds (default 30)")
-    parser.add_argument("--state-dir", help="keep the journal here (default: a temporary folder, removed at exit)")
-    parser.add_argument("--hands", type=int, default=0, help="stop after this many hands (default: never)")
+    parser.add_argument("--state-dir", help="keep the journal here (default: a temporary folder, removed at exit "
+                        "unless --hands is given)")
+    parser.add_argument("--hands", type=int, default=0, help="stop after this many hands, then say how many were "
+                        "played and where the journal is (default: never)")
     parser.add_argument("--no-camera", action="store_true",
                         help="cards reported by the simulator itself, not seen by the vision pipeline (faster)")
 
 
+THINK_S = 1.1  # how long a bot takes to act at --pace 1 (a visitor may act for the seat meanwhile)
+HANDS_PER_TABLE = 10_000  # the players stay until one of them has every chip
+
+
 class SimDriver:
-    """Feeds simulated tables into the runtime: shoe draws through the virtual shoe, the rest queued."""
+    """Feeds simulated tables into the runtime: shoe draws through the virtual shoe, the rest queued.
+
+    A visitor may play along on the tablet: an action entered there is taken as that seat's action
+    and the bots play on from it (:mod:`dealer_pi.sim.follow`); anything the simulation cannot
+    follow gets the hand dealt again with the same players, stacks and button.
+    """
 
     def __init__(self, runtime: Any, shoe: Any, seed: int, pace: float, fault_rate: float, hands: int = 0,
                  camera: Any = None) -> None:
         from dealer_pi.sim import Fault, Simulator
+        from dealer_pi.sim.follow import TableFollower
 
         self.runtime = runtime
         self.shoe = shoe
         self.camera = camera  # a LiveCamera: cards are seen by the vision pipeline, the truth only checks it
         self.pace = max(pace, 0.05)
         self.hands = hands
-        self.sim = Simulator(seed, faults=list(Fault), rate=fault_rate, hands_per_table=30, players=(4, 8))
+        self.sim = Simulator(seed, faults=list(Fault), rate=fault_rate, hands_per_table=HANDS_PER_TABLE, players=(4, 8))
         self.stop_event = threading.Event()
+        self.follower = TableFollower(runtime.journal, lambda: THINK_S / self.pace, self.stop_event)
         self.thread = threading.Thread(target=self._run, name="simulator", daemon=True)
-        self.played = 0
+        self.current: Any = None  # the simulated table being played
+        self.done = 0  # hands played to their end on the tables before ``current``
+        self.redeals = 0  # hands dealt again because the table went off the simulation's script
         self.log = logging.getLogger("dealer_pi.demo")
+
+    @property
+    def played(self) -> int:
+        return self.done + (self.current.played if self.current is not None else 0)
 
     def start(self) -> "SimDriver":
         self.thread.start()
@@ -79,69 +100,129 @@ class SimDriver:
     def _sleep(self, seconds: float) -> bool:
         return self.stop_event.wait(seconds / self.pace)
 
+    def _enough(self) -> bool:
+        return bool(self.hands) and self.played >= self.hands
+
     def _run(self) -> None:
         from dealer_pi.engine.errors import EngineError
+        from dealer_pi.sim import OffScript
 
-        while not self.stop_event.is_set():
-            level = self.runtime.clock_view()["current"]
-            if level:  # the simulator's bots bet by the blinds of the clock's level (TABLE-LEVELS)
-                self.sim.blinds = (level["small_blind"], level["big_blind"])
-            table = self.sim.table()
-            setup = table.setup.to_dict()
-            setup["names"] = {s: PLAYERS[int(s) - 1] for s in setup["seats"]}
-            try:
-                self.runtime.submit("setup", {"setup": setup, "void_hand": True})
-            except EngineError as exc:
-                self.log.warning("demo setup refused: %s", exc)
-                if self._sleep(2):
-                    return
+        while not self.stop_event.is_set() and not self._enough():
+            table = self.current or self._new_table()
+            if table is None:
                 continue
+            self.current = table
             try:
-                self._play(table)
-            except EngineError as exc:
-                # Someone entered an action on the tablet by hand: the simulated table no longer
-                # matches the real one, so it starts a new table rather than argue.
-                self.runtime.report("demo", f"the simulated table restarts: {exc}")
-            if self.hands and self.played >= self.hands:
-                return
-            if self._sleep(3):
+                following = self._play(table)
+            except (OffScript, EngineError) as exc:
+                following = self._redeal(str(exc))
+            self.done += table.played
+            self.current = following
+            if following is None and not self._enough() and self._sleep(3):
                 return
 
-    def _play(self, table: Any) -> None:
+    def _new_table(self) -> Any:
+        """New players at the clock's blinds (TABLE-LEVELS), for the first table and after a bust-out."""
+        from dealer_pi.engine.errors import EngineError
+
+        level = self.runtime.clock_view()["current"]
+        if level:
+            self.sim.blinds = (level["small_blind"], level["big_blind"])
+        table = self.sim.table()
+        setup = table.setup.to_dict()
+        setup["names"] = {s: PLAYERS[int(s) - 1] for s in setup["seats"]}
+        try:
+            self.runtime.submit("setup", {"setup": setup, "void_hand": True})
+        except EngineError as exc:
+            self.log.warning("demo setup refused: %s", exc)
+            self._sleep(2)
+            return None
+        self.follower.reset()
+        return table
+
+    def _redeal(self, why: str) -> Any:
+        """The table went where the simulation cannot follow: this hand is dealt again from the
+        table as it is (same players, the stacks and button it started with), not a new table."""
+        from dealer_pi.engine.errors import EngineError
+        from dealer_pi.engine.observations import DealerDeclaration, Declaration
+        from dealer_pi.sim.follow import SOURCE
+
+        self.runtime.report(SOURCE, f"the simulated dealer deals this hand again ({why})")
+        try:
+            if not self.runtime.table.running:  # between hands: the next one is the one dealt again
+                self._submit(DealerDeclaration(Declaration.NEW_HAND))
+            setup = self._hand_setup()
+            self.runtime.submit("setup", {"setup": setup, "void_hand": True})
+        except EngineError as exc:
+            self.log.warning("the demo cannot deal the hand again (%s): a new table", exc)
+            return None
+        self.follower.reset()
+        self.redeals += 1
+        return self.sim.table_from(_table_setup(setup))
+
+    def _play(self, table: Any) -> Any:
+        """Play ``table`` until it is over (None) or the runtime moved it on to a new level (the
+        simulated table that goes on from there)."""
         from dealer_pi.engine.observations import (
-            AlertDecision, CardLeft, CardSeen, DealerDeclaration, Declaration, PlayerAction, ShoeDraw,
+            AlertDecision, CardLeft, CardSeen, DealerDeclaration, Declaration, ShoeDraw,
         )
 
+        table.decide = self.follower.decide  # the bots' turns: a visitor may act instead
         if self.camera is not None:
             self.camera.new_table(table.unseen, self.stop_event)
         for index, obs in enumerate(table.observations()):
             if self.stop_event.is_set():
-                return
+                return None
             if self.camera is not None:
                 self.camera.play(obs, index, self.stop_event)  # the felt moves; a card waits for the camera
                 if isinstance(obs, (CardSeen, CardLeft)):
                     continue  # the camera reported it (or missed it): the simulator's word is not sent
             if isinstance(obs, ShoeDraw):
                 self._sleep(0.35)
+                self.follower.check()
                 self._draw(obs)
                 continue
             if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND:
-                self.played += 1
-                if self.hands and self.played >= self.hands:
-                    return
-                if self.runtime.clock_view()["pending"]:
-                    return  # a new level: a new simulated table at the new blinds
+                if self._enough():
+                    return None
                 self._sleep(4.0)  # the overlay shows the winner for a moment
-            elif isinstance(obs, PlayerAction):
-                self._sleep(1.1)
             elif isinstance(obs, (CardSeen, CardLeft)):
                 self._sleep(0.15)
             elif isinstance(obs, (DealerDeclaration, AlertDecision)):
                 self._sleep(3.0)  # the dealer reads the alert before acting on it
+            # (a bot's PlayerAction goes at once: it has thought while the follower watched the tablet)
+            self.follower.check()
             before = len(self.runtime.open_alerts())
-            self.runtime.submit("observation", obs)
+            seq = self._submit(obs)["seq"]
+            if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND and self._releveled(seq):
+                self.follower.reset()
+                return self.sim.table_from(_table_setup(self._hand_setup()))
             if len(self.runtime.open_alerts()) > before:
                 self._sleep(3.0)
+        return None
+
+    def _submit(self, obs: Any) -> Any:
+        """An entry of the simulated dealer or a bot, under the simulator's name (not the tablet's)."""
+        from dealer_pi.sim.follow import SOURCE
+
+        if obs.source not in ("shoe", "camera"):
+            obs = dataclasses.replace(obs, source=SOURCE)
+        return self.runtime.submit("observation", obs)
+
+    def _releveled(self, seq: int) -> bool:
+        """Did the runtime deal the new hand at a new level (TABLE-LEVELS)? The level is journaled
+        as its own entry just before the "new hand"."""
+        entry = next(iter(self.runtime.journal.entries_after(seq - 2)), None)
+        return entry is not None and entry.kind == "observation" and entry.body.get("type") == "level"
+
+    def _hand_setup(self) -> dict[str, Any]:
+        """The running hand as a setup: same players, the stacks and button it started with, its blinds."""
+        table = self.runtime.table
+        hand = table.hand_state().setup
+        sb, bb, ante = table.next_level()
+        return dict(table.setup_dict(), button=hand.button, blinds=[sb, bb], ante=ante,
+                    seats={str(s.seat): s.stack for s in hand.seats},
+                    names={str(s.seat): s.name for s in hand.seats if s.name})
 
     def _draw(self, obs: Any) -> None:
         """Through the virtual shoe's pseudo-terminal and the real serial decoder; wait until it is
@@ -154,6 +235,12 @@ class SimDriver:
         if self.runtime.accepted == before:
             # The shoe link is down: tell the engine directly so the demo goes on.
             self.runtime.submit("observation", obs)
+
+
+def _table_setup(setup: dict[str, Any]) -> Any:
+    from dealer_pi.engine.table_session import TableSetup
+
+    return TableSetup.from_dict(setup)
 
 
 def attach_simulated_camera(assistant: Any, config: Any, base: Path) -> Any:
@@ -180,13 +267,9 @@ def run(args: argparse.Namespace) -> int:
     from dealer_pi.runtime.wiring import Assistant
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    tmp = None
-    if args.state_dir:
-        base = Path(args.state_dir).resolve()
-        base.mkdir(parents=True, exist_ok=True)
-    else:
-        tmp = tempfile.TemporaryDirectory(prefix="dealer-pi-demo-")
-        base = Path(tmp.name)
+    temporary = not args.state_dir
+    base = Path(tempfile.mkdtemp(prefix="dealer-pi-demo-") if temporary else args.state_dir).resolve()
+    base.mkdir(parents=True, exist_ok=True)
     dealer, producer = "dealer-" + secrets.token_urlsafe(6), "producer-" + secrets.token_urlsafe(6)
     from dealer_pi.sim.camera_table import camera_settings
 
@@ -204,6 +287,8 @@ def run(args: argparse.Namespace) -> int:
         assistant = Assistant.from_config(config, base, attach=False)
     except OSError as exc:
         shoe.unplug()
+        if temporary:
+            shutil.rmtree(base, ignore_errors=True)
         print(f"dealer-pi demo: cannot serve on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 2
     runtime = assistant.runtime
@@ -224,23 +309,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     driver = SimDriver(runtime, shoe, seed, args.pace, args.fault_rate, args.hands, camera).start()
     assistant.on_stop(driver.stop)
-    url = assistant.server.url
-    print(f"""
-dealer-pi demo: a simulated table (seed {seed}), served on {url}
-
-  Dealer tablet    {url}/dealer?token={dealer}
-  Table setup      {url}/setup?token={dealer}
-  Live overlay     {url}/overlay/live?token={producer}   (producer: hole cards at once, audited)
-  Public overlay   {url}/overlay   (hole cards only after the {args.delay} s stream delay)
-  Table clock      {url}/clock
-  API              {url}/api/openapi.json
-
-  dealer token:   {dealer}
-  producer token: {producer}
-  journal:        {base / 'journal.sqlite3'}
-
-Press Ctrl+C to stop.
-""", flush=True)
+    print(banner(assistant.server.url, seed, dealer, producer, args.delay, base / "journal.sqlite3"), flush=True)
     if args.hands:
         def stop_when_played() -> None:
             driver.thread.join()
@@ -248,6 +317,42 @@ Press Ctrl+C to stop.
 
         threading.Thread(target=stop_when_played, daemon=True).start()
     assistant.serve_forever()
-    if tmp is not None:
-        tmp.cleanup()
+    keep = not temporary or bool(args.hands)  # a run of N hands is made to be looked at afterwards
+    print(summary(driver, base / "journal.sqlite3", keep), flush=True)
+    if not keep:
+        shutil.rmtree(base, ignore_errors=True)
     return 0
+
+
+def banner(url: str, seed: int, dealer: str, producer: str, delay: int, journal: Path) -> str:
+    return f"""
+dealer-pi demo: a simulated table (seed {seed}), served on {url}
+
+  Dealer tablet     {url}/dealer?token={dealer}
+  Table setup       {url}/setup?token={dealer}
+  Live overlay      {url}/overlay/live?token={producer}   (producer: hole cards at once, audited)
+  Public overlay    {url}/overlay   (hole cards only after the {delay} s stream delay)
+  Tournament clock  {url}/clock
+  Rule catalogue    {url}/rules
+  API               {url}/api/openapi.json
+
+  dealer token:   {dealer}
+  producer token: {producer}
+  journal:        {journal}
+
+Play along: tap Fold, Call, Raise... on the tablet while a bot thinks, and that seat's action is
+yours; the bots play on from it (a seat you played waits up to 30 s for you next time).
+
+Press Ctrl+C to stop.
+"""
+
+
+def summary(driver: SimDriver, journal: Path, kept: bool) -> str:
+    """The closing line: what was played and where the journal is."""
+    extra = [f"{driver.follower.followed} action(s) from the tablet"] if driver.follower.followed else []
+    if driver.redeals:
+        extra.append(f"{driver.redeals} hand(s) dealt again after a tablet entry the bots could not follow")
+    played = f"{driver.played} hand(s) played" + (f" ({', '.join(extra)})" if extra else "")
+    if kept:
+        return f"dealer-pi demo: {played}; journal: {journal} (dealer-pi export --journal {journal} --phh DIR)"
+    return f"dealer-pi demo: {played}; the journal was in a temporary folder and is removed (keep it with --state-dir DIR)"

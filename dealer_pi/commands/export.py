@@ -23,6 +23,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_pi.config import ConfigError, load_config
     from dealer_pi.runtime.export import export_hands
     from dealer_pi.runtime.journal import Journal
+    from dealer_pi.runtime.journal_check import inspect
     from dealer_pi.runtime.wiring import resolve
 
     if not args.phh and not args.json:
@@ -40,11 +41,17 @@ def run(args: argparse.Namespace) -> int:
     if not path.is_file():
         print(f"dealer-pi export: no journal at {path}", file=sys.stderr)
         return 2
+    # The chain's final hash goes with the export: `dealer-pi journal verify FILE --final HASH` later
+    # shows whether anything up to this export was changed.
+    report = inspect(path)
+    for finding in report.findings:
+        print(f"dealer-pi export: warning: journal {path}: {finding}", file=sys.stderr)
     journal = Journal(path)
     try:
         hands = list(export_hands(journal))
     finally:
         journal.close()
+    print(f"journal {path}: {report.entries} entries, final hash {report.final_hash}", file=sys.stderr)
     problems = 0
     if args.phh:
         out = Path(args.phh)
@@ -58,9 +65,12 @@ def run(args: argparse.Namespace) -> int:
                 continue
             (out / f"hand-{h.hand:05d}.phh").write_text(h.phh(), encoding="utf-8")
             written += 1
+        (out / "journal-hash.txt").write_text(f"{path}\nentries {report.entries}\nfinal hash {report.final_hash}\n",
+                                              encoding="utf-8")
         print(f"{written} PHH file(s) written to {out}", file=sys.stderr)
     if args.json:
-        text = json.dumps({"journal": str(path), "hands": [h.to_dict() for h in hands]}, indent=1)
+        text = json.dumps({"journal": str(path), "journal_entries": report.entries, "journal_hash": report.final_hash,
+                           "hands": [h.to_dict() for h in hands]}, indent=1, ensure_ascii=False)
         if args.json == "-":
             print(text)
         else:

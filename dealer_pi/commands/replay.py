@@ -1,9 +1,12 @@
 """``dealer-pi replay FILE...``: play PHH hand histories through the rules engine.
 
 Per hand it prints the final stacks and whether they match the file's
-``finishing_stacks``; ``--json`` prints one JSON object per hand instead. A
-file that cannot be read, a hand the engine refuses, or a mismatch makes the
-exit status 1, after every other file has been replayed.
+``finishing_stacks``; ``--json`` prints one JSON object per hand instead. Stacks
+that agree but for a split odd chip the file shares out in fractions
+(``10112.5``) match, and the verdict says so (POT-ODD-CHIP). A missing file is
+named on standard error (it is not a hand). A file that cannot be read, a hand
+the engine refuses, or a mismatch makes the exit status 1, after every other
+file has been replayed.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ def _record(label: str, r: Replay | None, error: str = "") -> dict[str, Any]:
         "file": label,
         "ok": status_ok,
         "match": r.matches,
+        "match_note": r.note or None,
         "complete": r.complete,
         "variant": h.variant,
         "players": [h.name(p) for p in range(1, h.player_count + 1)],
@@ -64,6 +68,8 @@ def _print_text(out: TextIO, label: str, r: Replay | None, error: str) -> None:
         verdict = f"ERROR {r.error}"
     elif r.matches is None:
         verdict = "not checked (no finishing_stacks)"
+    elif r.odd_chip_split:
+        verdict = r.note
     elif r.matches:
         verdict = "match"
     else:
@@ -82,12 +88,31 @@ def _print_text(out: TextIO, label: str, r: Replay | None, error: str) -> None:
         print(line, file=out)
 
 
+def _unreadable(path: str) -> str | None:
+    """Why the file cannot be read at all, or None when it can be opened."""
+    p = Path(path)
+    if not p.exists():
+        return "no such file"
+    if p.is_dir():
+        return "is a folder: give the hand histories in it (e.g. DIR/*.phh)"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     profile = get_profile(args.profile)
     out = sys.stdout
     failures = 0
     hands = 0
+    missing = 0
     for path in args.files:
+        why = _unreadable(path)
+        if why is not None:
+            missing += 1
+            if args.json:
+                print(json.dumps(_record(path, None, why), ensure_ascii=False), file=out)
+            else:
+                print(f"dealer-pi replay: {path}: {why}", file=sys.stderr)
+            continue
         try:
             text = Path(path).read_text(encoding="utf-8")
             parsed = parse_phh_file(text)
@@ -106,9 +131,11 @@ def run(args: argparse.Namespace) -> int:
             if not record["ok"]:
                 failures += 1
             if args.json:
-                print(json.dumps(record), file=out)
+                print(json.dumps(record, ensure_ascii=False), file=out)
             else:
                 _print_text(out, label, r, error)
-    if not args.json:
+    if not args.json and hands:
         print(f"{hands} hand(s), {failures} with a problem", file=out)
-    return 1 if failures else 0
+    if missing and not args.json:
+        print(f"dealer-pi replay: {missing} of {len(args.files)} file(s) could not be read", file=sys.stderr)
+    return 1 if failures or missing else 0

@@ -60,7 +60,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     register.add_argument("--deck-id", default="", help="a name for this deck")
     register.add_argument("--timeout", type=float, default=300, help="give up after this many seconds (default 300)")
     check = sub.add_parser("check-deck", help="check a saved deck registration")
-    check.add_argument("file")
+    check.add_argument("file", help="the registration written by 'shoe register --out'")
     virtual = sub.add_parser("virtual", help="serve a virtual shoe on a pseudo-terminal")
     virtual.add_argument("--link", help="keep a symlink to the shoe's tty here")
     virtual.add_argument("--every", type=float, default=2.0, help="seconds between cards (0: no cards)")
@@ -104,7 +104,8 @@ def message_dict(msg: dps1.Message, registration: DeckRegistration | None = None
 def _text(d: dict[str, Any]) -> str:
     kind = d["type"]
     if kind == "problem":
-        return f"PROBLEM {d['reason']}: {d['detail']}"
+        # `shoe listen` is the technician's console: the frame's own bytes are shown too.
+        return f"PROBLEM {d['reason']}: {d['detail']}" + (f" [{d['secret']}]" if d.get("secret") else "")
     if kind == "state":
         return f"-- {d['state']}: {d['detail']}"
     rest = " ".join(f"{k}={v}" for k, v in d.items() if k not in ("type", "seq"))
@@ -128,7 +129,7 @@ def _listen(args: argparse.Namespace) -> int:
     stop = _stop_event(args.seconds)
 
     def emit(d: dict[str, Any]) -> None:
-        line = json.dumps(d) if args.json else _text(d)
+        line = json.dumps(d, ensure_ascii=False) if args.json else _text(d)
         with lock:
             try:
                 print(line, flush=True)

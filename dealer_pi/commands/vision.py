@@ -26,8 +26,6 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
-
 from dealer_pi.config import ConfigError
 from dealer_pi.engine.cards import Card
 from dealer_pi.engine.errors import InputError
@@ -39,32 +37,32 @@ HELP = "find and read cards in camera pictures, calibrate the table, enrol a dec
 def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     det = sub.add_parser("detect", help="list every card in a picture")
-    det.add_argument("image")
+    det.add_argument("image", help="the picture (PNG or JPEG)")
     det.add_argument("--json", action="store_true", help="print JSON instead of a table")
     det.add_argument("--draw", metavar="OUT", help="write the picture with the cards drawn on")
     det.add_argument("--layout", help="table layout TOML (markers, zones); default: the built-in one")
     det.add_argument("--enrolment", help="the venue's deck enrolment (from `vision enrol`)")
     det.add_argument("--min-confidence", type=float, default=0.9, help="below this a card is reported as unknown (default 0.9)")
     cal = sub.add_parser("calibrate", help="fit the camera-to-table homography from the markers")
-    cal.add_argument("image")
-    cal.add_argument("--layout")
-    cal.add_argument("--draw", metavar="OUT")
+    cal.add_argument("image", help="a picture of the table with its ArUco markers in view")
+    cal.add_argument("--layout", help="table layout TOML (markers, zones); default: the built-in one")
+    cal.add_argument("--draw", metavar="OUT", help="write the picture with the markers and zones drawn on")
     enr = sub.add_parser("enrol", help="enrol the venue's deck from one picture per card, or from what the table recorded")
-    enr.add_argument("folder", nargs="?", help="one picture per card, each named after its card (Ah.png)")
-    enr.add_argument("--out", required=True)
+    enr.add_argument("folder", nargs="?", help="one picture per card, each named after its card (Ah.png, Tc.jpg)")
+    enr.add_argument("--out", required=True, help="where to write the enrolment (use it with detect --enrolment)")
     enr.add_argument("--from-journal", action="store_true",
                      help="learn from the cards the table itself labelled (the shoe, the showdown, the dealer), "
                           "kept beside the journal; every fourth one is held back to report before and after")
     enr.add_argument("--config", help="with --from-journal: the config whose journal the examples lie beside")
     enr.add_argument("--examples", help="with --from-journal: the examples folder itself")
     ren = sub.add_parser("render", help="draw a simulated overhead camera frame")
-    ren.add_argument("out")
-    ren.add_argument("--cards", required=True, help='e.g. "board=Ah,Kd,Tc seat:1=Qs,Jh burn=??"')
-    ren.add_argument("--seed", type=int, default=0)
+    ren.add_argument("out", help="the picture to write (.png or .jpg)")
+    ren.add_argument("--cards", required=True, help='cards per zone, ?? face down: e.g. "board=Ah,Kd,Tc seat:1=Qs,Jh burn=??"')
+    ren.add_argument("--seed", type=int, default=0, help="seed of the lighting, angles and felt (default 0)")
     mk = sub.add_parser("markers", help="write printable ArUco marker images")
-    mk.add_argument("outdir")
-    mk.add_argument("--layout")
-    mk.add_argument("--pixels", type=int, default=400)
+    mk.add_argument("outdir", help="folder for the marker_N.png files (made if missing)")
+    mk.add_argument("--layout", help="table layout TOML (markers, zones); default: the built-in one")
+    mk.add_argument("--pixels", type=int, default=400, help="side of each marker image in pixels (default 400)")
 
 
 def _layout(path: str | None):  # type: ignore[no-untyped-def]
@@ -83,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _detect(args: argparse.Namespace) -> int:
     import dataclasses
+
+    import cv2
 
     from dealer_pi.vision.calibration import calibrate
     from dealer_pi.vision.detect import Detector, annotate
@@ -106,7 +106,7 @@ def _detect(args: argparse.Namespace) -> int:
         if not cv2.imwrite(args.draw, annotate(out, cards)):
             raise InputError(args.draw, "cannot write the annotated picture (unknown extension or folder?)")
     if args.json:
-        print(json.dumps({"image": args.image, "zones": zones, "cards": [c.to_dict() for c in cards]}, indent=2))
+        print(json.dumps({"image": args.image, "zones": zones, "cards": [c.to_dict() for c in cards]}, indent=2, ensure_ascii=False))
     else:
         print(f"{len(cards)} card(s) in {args.image}" + ("" if zones else " (no table markers: no zones)"))
         for c in sorted(cards, key=lambda c: (c.centre[1], c.centre[0])):
@@ -117,6 +117,8 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    import cv2
+
     from dealer_pi.vision.calibration import calibrate
     from dealer_pi.vision.sources import read_image
 
@@ -198,6 +200,8 @@ def parse_cards_spec(spec: str) -> dict[str, list[Card | None]]:
 
 
 def _render(args: argparse.Namespace) -> int:
+    import cv2
+
     from dealer_pi.vision.render import render_table_frame
 
     try:
@@ -211,6 +215,8 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _markers(args: argparse.Namespace) -> int:
+    import cv2
+
     from dealer_pi.vision.calibration import marker_image
 
     layout = _layout(args.layout)

@@ -19,4 +19,7 @@ Where things are (import from the modules; nothing is re-exported here):
 * :mod:`.showdown` - :func:`show_order`, :func:`next_to_show`.
 * :mod:`.table` - the table across hands: :func:`new_table`, :func:`next_hand`,
   :func:`finish_hand`, :func:`seat_player`, :func:`set_away`, :func:`set_level`.
+* :mod:`.chips` - what pushed chips mean (declarations, oversized chips, under-raises).
+* :mod:`.observations` - the input vocabulary (``KillHand`` rules a hand dead, POT-DEAD-HAND).
+* :mod:`.validate` - the one check of whole numbers, numbers and true/false for every reader.
 """

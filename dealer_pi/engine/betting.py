@@ -51,7 +51,12 @@ class RaiseBounds(NamedTuple):
 
 
 def post_forced_bets(st: HandState, out: Out) -> None:
-    """Antes then blinds and straddles (BET-ANTES, BET-BLINDS, BET-SHORT-POST)."""
+    """Antes then blinds and straddles (BET-ANTES, BET-BLINDS, BET-SHORT-POST).
+
+    A blind posted short is still the full blind for everyone else to call (000 §19b-c);
+    a blind nobody posted, because its player went all-in within the ante, is absent
+    (000 §19d): the next player faces the biggest blind really posted.
+    """
     setup = st.setup
     stacks, total = st.stacks, st.total
     for i, ante in enumerate(setup.antes):
@@ -64,20 +69,25 @@ def post_forced_bets(st: HandState, out: Out) -> None:
                 out.append(AntePosted(st.order[i], a, stacks[i] == 0))
     top = 0
     top_i = -1
+    full = set()
     for i, blind in enumerate(setup.blinds):
-        if blind:
-            b = min(blind, stacks[i])
-            stacks[i] -= b
-            st.bets[i] += b
-            total[i] += b
-            if out is not None:
-                out.append(BlindPosted(st.order[i], b, stacks[i] == 0))
-            if blind > top:
-                top, top_i = blind, i
-    # BET-SHORT-POST: a short blind is still a full blind for everyone else to call.
+        if not blind:
+            continue
+        b = min(blind, stacks[i])
+        if not b:
+            continue  # all-in within the ante: this blind is absent
+        stacks[i] -= b
+        st.bets[i] += b
+        total[i] += b
+        if out is not None:
+            out.append(BlindPosted(st.order[i], b, stacks[i] == 0))
+        if blind > top:
+            top, top_i = blind, i
+        if blind >= setup.small_bet:
+            full.add(blind)
     st.current_bet = top
     st.min_increment = max(st.setup.small_bet, top)
-    st.raises = len({b for b in setup.blinds if b >= setup.small_bet})
+    st.raises = len(full)
     st.aggressor = top_i
     st.needs = [x > 0 for x in stacks]
     # BET-ORDER: preflop the first to act is left of the big blind (or of the last straddle).
@@ -97,8 +107,33 @@ def others_able(st: HandState, i: int) -> bool:
     return False
 
 
+def others_could_call_more(st: HandState, i: int) -> bool:
+    """Could any other live player put in more than the current bet (so answer a raise by ``i``)?"""
+    bets, stacks, folded, cur = st.bets, st.stacks, st.folded, st.current_bet
+    for j in range(len(bets)):
+        if j != i and not folded[j] and bets[j] + stacks[j] > cur:
+            return True
+    return False
+
+
+def outbet(st: HandState, i: int) -> bool:
+    """Has another live player put more chips in this round than player ``i``?"""
+    bets, folded = st.bets, st.folded
+    mine = bets[i]
+    for j in range(len(bets)):
+        if j != i and not folded[j] and bets[j] > mine:
+            return True
+    return False
+
+
 def advance(st: HandState, start: int, out: Out) -> None:
-    """Give the turn to the next player who has a decision, or close the round (BET-ORDER)."""
+    """Give the turn to the next player who has a decision, or close the round (BET-ORDER).
+
+    A decision is left when a bet could still be answered, or when chips are owed that
+    someone could win. Owing only the rest of a full blind that its all-in poster did not
+    cover (BET-SHORT-POST), with nobody else able to bet, is no decision: a call would come
+    straight back (BET-UNCALLED, BET-ALL-IN).
+    """
     folded, needs, stacks, bets = st.folded, st.needs, st.stacks, st.bets
     if folded.count(False) > 1:
         n = len(folded)
@@ -106,8 +141,13 @@ def advance(st: HandState, start: int, out: Out) -> None:
         for k in range(start, start + n):
             j = k % n
             if needs[j] and not folded[j] and stacks[j] > 0:
-                # A decision is left when chips are owed, or when a bet could still be answered.
-                if bets[j] < cur or others_able(st, j):
+                if bets[j] < cur:
+                    top = st.aggressor  # the last bettor, raiser or biggest blind: did he put ``cur`` in?
+                    if (top >= 0 and bets[top] >= cur) or outbet(st, j) or others_able(st, j):
+                        st.to_act = j
+                        st.phase = _BETTING
+                        return
+                elif others_able(st, j):
                     st.to_act = j
                     st.phase = _BETTING
                     return
@@ -125,8 +165,9 @@ def raise_bounds(st: HandState, i: int) -> RaiseBounds:
     if st.acted_at[i] >= 0 and cur - st.acted_at[i] < st.min_increment:
         return RaiseBounds(False, 0, 0, "BET-INCOMPLETE",
                            "an all-in short of a full raise does not reopen the betting: call or fold")
-    if not others_able(st, i):
-        return RaiseBounds(False, 0, 0, "BET-UNCALLED", "every other player is all-in: nobody could call a raise")
+    if not others_could_call_more(st, i):
+        return RaiseBounds(False, 0, 0, "BET-UNCALLED",
+                           "nobody else could put in more than the current bet: a raise would come straight back")
     structure = st.setup.structure
     if structure is _LIMIT:
         cap = st.profile.limit_cap_raises
@@ -227,6 +268,7 @@ def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
     if to > b.max_to:
         rule = {_LIMIT: "BET-LIMIT", _POT_LIMIT: "BET-PL-MAX"}.get(st.setup.structure, "BET-TABLE-STAKES")
         raise RuleViolation(rule, f"the largest {'raise' if cur else 'bet'} is to {b.max_to}")
+    st.raised_from = (cur, st.min_increment, st.raises, st.aggressor, st.aggressor_street, st.last_caller)
     add = to - st.bets[i]
     st.stacks[i] -= add
     st.bets[i] = to
@@ -246,6 +288,31 @@ def _raise_to(st: HandState, i: int, to: int, out: Out) -> None:
     if out is not None:
         kind = _RAISE if cur else _BET
         out.append(BetPlaced(seat, kind, to, add, st.stacks[i] == 0))
+
+
+def take_back_dead_raise(st: HandState, i: int, out: Out) -> None:
+    """POT-DEAD-HAND: the part of a dead hand's bet or raise that nobody has called goes back to
+    its owner (000 §33; BET-UNCALLED), and the betting is again as it stood before that raise
+    (or at the most another player has put in since): nobody calls a dead hand."""
+    before = st.raised_from
+    if before is None or st.aggressor != i or st.aggressor_street != st.street:
+        return
+    bets = st.bets
+    level = max([before[0]] + [bets[j] for j in range(len(bets)) if j != i])
+    excess = bets[i] - level
+    if excess <= 0:
+        return
+    bets[i] = level
+    st.stacks[i] += excess
+    st.total[i] -= excess
+    st.current_bet = level
+    _, st.min_increment, st.raises, st.aggressor, st.aggressor_street, st.last_caller = before
+    st.raised_from = None
+    for j in range(len(bets)):  # whoever acted at this level before the raise has nothing more to do
+        if j != i and not st.folded[j] and st.stacks[j] > 0:
+            st.needs[j] = st.acted_at[j] < level or bets[j] < level
+    if out is not None:
+        out.append(UncalledBetReturned(st.order[i], excess, "POT-DEAD-HAND"))
 
 
 def return_uncalled(st: HandState, out: Out) -> None:
@@ -295,11 +362,24 @@ def close_round(st: HandState, out: Out) -> None:
         st.phase = _DEALING
 
 
+def rake_of(st: HandState, amount: int) -> int:
+    """BET-RAKE: the profile's whole percent of a pot of ``amount``, within what the hand's
+    cap leaves. 004 rakes every pot, won at a showdown or not; ``rake_no_flop_no_drop``
+    (a house option) spares a hand that ends before the flop."""
+    profile = st.profile
+    if not profile.rake_percent or (profile.rake_no_flop_no_drop and not st.board):
+        return 0
+    rake = amount * profile.rake_percent // 100
+    return min(rake, profile.rake_cap - st.rake) if profile.rake_cap else rake
+
+
 def win_everything(st: HandState, i: int, out: Out) -> None:
-    """Everyone else folded: the last live player takes every chip in, unshown (POT-MUCK)."""
+    """Everyone else folded: the last live player takes every chip in, unshown (POT-MUCK), less the rake."""
     amount = sum(st.total)
-    st.stacks[i] += amount
-    award = PotAwarded(0, amount, ((st.order[i], amount),))
+    rake = rake_of(st, amount) if st.profile.rake_percent else 0
+    st.stacks[i] += amount - rake
+    st.rake += rake
+    award = PotAwarded(0, amount, ((st.order[i], amount - rake),), rake)
     st.awards = st.awards + (award,)
     finish(st, out, (award,))
 
@@ -317,6 +397,7 @@ def start_street(st: HandState, out: Out) -> None:
     st.current_bet = 0
     st.min_increment = st.street_size()
     st.raises = 0
+    st.raised_from = None
     st.first_actor = -1  # the last aggressor and caller are kept: show order looks back (POT-SHOW-ORDER)
     able = [not f and s > 0 for f, s in zip(st.folded, st.stacks)]
     if able.count(True) >= 2:

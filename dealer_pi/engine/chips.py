@@ -3,15 +3,19 @@
 A dealer often sees chips, not words. :func:`interpret_chips` turns a
 :class:`ChipsPlaced` into the action it stands for, following 000 §3
 (BET-VERBAL: a declaration wins over chips), §9a-b (BET-UNDER-RAISE) and
-§11a-f (BET-OVERSIZED-CHIP). Chips beyond the action's meaning go back.
+§11a-f (BET-OVERSIZED-CHIP). Chips beyond the action's meaning go back; a
+declaration with too few chips binds all the same (000 §3: the player "must do
+so to the limit that the chips allow") and the rest is owed.
 
 >>> from .hand import Hand
 >>> from .setup import blinds_setup
 >>> h = Hand.start(blinds_setup({1: 500, 2: 500, 3: 500}, button=3, small_blind=5, big_blind=10))
 >>> interpret_chips(h.state, 2, ChipsPlaced(3, 100, single_chip=True))  # 000 §11b
-Meaning(action=<ActionKind.CALL: 'call'>, to=10, returned=90, rule='BET-OVERSIZED-CHIP')
+Meaning(action=<ActionKind.CALL: 'call'>, to=10, returned=90, rule='BET-OVERSIZED-CHIP', owed=0)
 >>> interpret_chips(h.state, 2, ChipsPlaced(3, 15)).to  # a raise of 5, half of 10: complete to 20
 20
+>>> interpret_chips(h.state, 2, ChipsPlaced(3, 4, declared=ActionKind.CALL))  # "call" with 4 of 10
+Meaning(action=<ActionKind.CALL: 'call'>, to=10, returned=0, rule='BET-VERBAL', owed=6)
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ from .state import HandState
 
 
 class Meaning(NamedTuple):
-    """The action the chips make: ``to`` is the seat's street total; ``returned`` chips go back."""
+    """The action the chips make: ``to`` is the seat's street total; ``returned`` chips go back;
+    ``owed`` chips must still follow a declaration the pushed chips fall short of (BET-VERBAL)."""
 
     action: ActionKind
     to: int
     returned: int
     rule: str
+    owed: int = 0
 
 
 RaiseFn = Callable[[int, str], "Meaning"]
@@ -53,13 +59,17 @@ def interpret_chips(st: HandState, i: int, c: ChipsPlaced) -> Meaning:
     bounds = raise_bounds(st, i)
     structure = st.setup.structure
 
+    declared = c.declared
+
     def call(rule: str) -> Meaning:
         if to_call <= 0:
             return Meaning(ActionKind.CHECK, bet, c.amount, rule)
         need = min(to_call, stack)
-        if c.amount < need:
-            raise RuleViolation("BET-ALL-IN", f"{c.amount} is short of the {need} needed to call; only all-in calls for less")
-        return Meaning(ActionKind.CALL, bet + need, c.amount - need, rule)
+        if c.amount < need and declared is None:
+            raise RuleViolation(
+                "BET-ALL-IN", f"seat {st.order[i]} pushed {c.amount} of the {need} needed to call without a word: "
+                "only an all-in calls for less; a declared call binds and is completed (BET-VERBAL)")
+        return Meaning(ActionKind.CALL, bet + need, max(0, c.amount - need), rule, max(0, need - c.amount))
 
     def raise_to(to: int, rule: str) -> Meaning:
         if not bounds.allowed:
@@ -67,9 +77,10 @@ def interpret_chips(st: HandState, i: int, c: ChipsPlaced) -> Meaning:
         to = min(max(to, bounds.min_to), bounds.max_to)
         if to - bet > stack:
             to = bet + stack
-        return Meaning(ActionKind.RAISE if cur else ActionKind.BET, to, max(0, pushed_to - to), rule)
+        # Short of ``to``: a declaration binds (BET-VERBAL), an under-raise is completed (BET-UNDER-RAISE).
+        return Meaning(ActionKind.RAISE if cur else ActionKind.BET, to, max(0, pushed_to - to), rule,
+                       max(0, to - pushed_to))
 
-    declared = c.declared
     if declared is ActionKind.FOLD:
         return Meaning(ActionKind.FOLD, bet, c.amount, "BET-VERBAL")
     if declared in (ActionKind.CHECK, ActionKind.CALL):

@@ -69,12 +69,11 @@ def _flush_value(mask: int) -> int:
     return _pack(HandCategory.FLUSH, _top_ranks(mask, 5))
 
 
-# Value of the best flush or straight flush for every suit-mask with >= 5 ranks.
+# Value of the best flush or straight flush per suit-mask with >= 5 ranks, filled
+# on first sight like _BY_COUNTS below (the whole table took ~40 ms at import).
 # With at most seven cards, five of a suit rule out quads and full houses, so a
 # flush found here is final.
-_FLUSH: Final[dict[int, int]] = {
-    m: _flush_value(m) for m in range(1 << 13) if m.bit_count() >= 5
-}
+_FLUSH: dict[int, int] = {}
 
 # Per card index: its rank as a 3-bit counter field, and its suit as a 4-bit one.
 _RANK_UNIT: Final[tuple[int, ...]] = tuple(1 << (3 * (i >> 2)) for i in range(52))
@@ -138,7 +137,10 @@ def evaluate7(cards: Sequence[Card]) -> int:
         for c in cards:
             if c.index & 3 == suit:
                 mask |= 1 << (c.rank - 2)
-        return _FLUSH[mask]
+        value = _FLUSH.get(mask)
+        if value is None:
+            value = _FLUSH[mask] = _flush_value(mask)
+        return value
     value = _BY_COUNTS.get(counts)
     if value is None:
         value = _BY_COUNTS[counts] = _value_from_counts(counts)

@@ -27,9 +27,10 @@ from typing import Any, Final
 
 from .cards import Card
 from .errors import InputError
-from .observations import ActionKind
+from .observations import ActionKind, KillReason
 from .profiles import DEFAULT_PROFILE, RuleProfile, profile_from_dict, profile_to_dict
 from .setup import HandSetup, SeatSetup, Structure
+from .validate import flag, whole
 
 # ---------------------------------------------------------------- entries
 
@@ -82,6 +83,7 @@ class ChipsPlaced:
     single_chip: bool = False
     declared: ActionKind | None = None
     declared_amount: int | None = None
+    second_motion: bool = False  # a forward motion after the first (BET-STRING, 000 §6-7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +103,13 @@ class HandMucked:
 
 @dataclass(frozen=True, slots=True)
 class HandKilled:
-    """The hand of ``seat`` is dead (clock, away, touched the muck...); ``rule`` says why."""
+    """The hand of ``seat`` is dead (POT-DEAD-HAND); ``rule`` names the rule that killed it and
+    ``reason`` what happened (its rule is ``KILL_RULES[reason]``). Without a reason, the one the
+    rule implies is taken; only a dealer's kill (000 §33) gives an uncalled raise back."""
 
     seat: int
     rule: str
+    reason: KillReason | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,18 +146,33 @@ class BlindPosted:
 
 @dataclass(frozen=True, slots=True)
 class BetPlaced:
-    """The accepted meaning of an action: ``to`` is the street total, ``added`` the chips moved."""
+    """The accepted meaning of an action: ``to`` is the street total, ``added`` the chips moved.
+
+    ``amends``: this is the seat's last action made again, bigger, by the one additional
+    motion a raise said without its amount may take (000 §7); it replaces that action."""
 
     seat: int
     action: ActionKind
     to: int
     added: int
     all_in: bool = False
+    amends: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class ExcessReturned:
     """Chips pushed beyond what the action means go back (BET-UNDER-RAISE, BET-OVERSIZED-CHIP)."""
+
+    seat: int
+    amount: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsOwed:
+    """The pushed chips fall short of what the action means, and the player must add ``amount``:
+    a declaration binds to the limit the chips allow (BET-VERBAL, 000 §3), an under-raise of
+    50 % or more is completed (BET-UNDER-RAISE, 000 §9a). The engine counts the action in full."""
 
     seat: int
     amount: int
@@ -209,7 +229,7 @@ Entry = (
 )
 Outcome = (
     AntePosted | BlindPosted | BetPlaced | ExcessReturned | UncalledBetReturned | StreetCompleted
-    | PotAwarded | HandEnded | PenaltyCharged
+    | PotAwarded | HandEnded | PenaltyCharged | ChipsOwed
 )
 Event = Entry | Outcome
 
@@ -234,6 +254,7 @@ TYPE_NAMES: Final[dict[type, str]] = {
     PotAwarded: "pot_awarded",
     HandEnded: "hand_ended",
     PenaltyCharged: "penalty_charged",
+    ChipsOwed: "chips_owed",
 }
 _BY_NAME: Final[dict[str, type]] = {v: k for k, v in TYPE_NAMES.items()}
 
@@ -263,12 +284,6 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 # ---------------------------------------------------------------- reading JSON back
 
 
-def _int(v: object, where: str, low: int = 0) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < low:
-        raise InputError(where, f"must be a whole number >= {low}, got {v!r}")
-    return v
-
-
 def _str(v: object, where: str) -> str:
     if not isinstance(v, str):
         raise InputError(where, f"must be a string, got {v!r}")
@@ -296,6 +311,13 @@ def _action(v: object, where: str) -> ActionKind:
     return ActionKind(v)
 
 
+def _reason(v: object, where: str) -> KillReason:
+    names = [r.value for r in KillReason]
+    if v not in names:
+        raise InputError(where, "must be one of " + ", ".join(names))
+    return KillReason(v)
+
+
 def _setup(v: object, where: str) -> HandSetup:
     if not isinstance(v, Mapping):
         raise InputError(where, "must be an object")
@@ -308,8 +330,8 @@ def _setup(v: object, where: str) -> HandSetup:
             raise InputError(w, "must be an object")
         _no_extra(s, {"seat", "stack", "ante", "blind", "name"}, w)
         seats.append(SeatSetup(
-            seat=_int(s.get("seat"), f"{w}.seat", 1), stack=_int(s.get("stack"), f"{w}.stack", 1),
-            ante=_int(s.get("ante", 0), f"{w}.ante"), blind=_int(s.get("blind", 0), f"{w}.blind"),
+            seat=whole(s.get("seat"), f"{w}.seat", low=1), stack=whole(s.get("stack"), f"{w}.stack", low=1),
+            ante=whole(s.get("ante", 0), f"{w}.ante", low=0), blind=whole(s.get("blind", 0), f"{w}.blind", low=0),
             name=_str(s.get("name", ""), f"{w}.name"),
         ))
     structures = [x.value for x in Structure]
@@ -317,9 +339,9 @@ def _setup(v: object, where: str) -> HandSetup:
     if st not in structures:
         raise InputError(f"{where}.structure", "must be one of " + ", ".join(structures))
     return HandSetup(
-        seats=tuple(seats), button=_int(v.get("button"), f"{where}.button", 1), structure=Structure(st),
-        small_bet=_int(v.get("small_bet", 2), f"{where}.small_bet", 1),
-        big_bet=_int(v.get("big_bet", 0), f"{where}.big_bet"), hand_id=_str(v.get("hand_id", ""), f"{where}.hand_id"),
+        seats=tuple(seats), button=whole(v.get("button"), f"{where}.button", low=1), structure=Structure(st),
+        small_bet=whole(v.get("small_bet", 2), f"{where}.small_bet", low=1),
+        big_bet=whole(v.get("big_bet", 0), f"{where}.big_bet", low=0), hand_id=_str(v.get("hand_id", ""), f"{where}.hand_id"),
     )
 
 
@@ -355,22 +377,22 @@ def event_from_dict(data: Mapping[str, Any], where: str = "event") -> Event:
             kwargs[name] = _opt_card(v, w)
         elif name in ("action", "declared"):
             kwargs[name] = None if v is None and name == "declared" else _action(v, w)
+        elif name == "reason":
+            kwargs[name] = None if v is None else _reason(v, w)
         elif name in ("seats",):
-            kwargs[name] = tuple(_int(s, f"{w}[{i}]", 1) for i, s in enumerate(_list(v, w)))
+            kwargs[name] = tuple(whole(s, f"{w}[{i}]", low=1) for i, s in enumerate(_list(v, w)))
         elif name in ("shares", "stacks"):
-            kwargs[name] = tuple((_int(p[0], w), _int(p[1], w)) for p in _list(v, w))
+            kwargs[name] = tuple((whole(p[0], w, low=0), whole(p[1], w, low=0)) for p in _list(v, w))
         elif name == "pots":
-            kwargs[name] = tuple((_int(p[0], w), tuple(_int(s, w) for s in p[1])) for p in _list(v, w))
+            kwargs[name] = tuple((whole(p[0], w, low=0), tuple(whole(s, w, low=0) for s in p[1])) for p in _list(v, w))
         elif name in ("amount", "declared_amount") and v is None:
             kwargs[name] = None
-        elif name in ("single_chip", "all_in", "misdeal"):
-            if not isinstance(v, bool):
-                raise InputError(w, "must be true or false")
-            kwargs[name] = v
+        elif name in ("single_chip", "all_in", "misdeal", "second_motion", "amends"):
+            kwargs[name] = flag(v, w)
         elif name in ("rule", "street", "description"):
             kwargs[name] = _str(v, w)
         else:
-            kwargs[name] = _int(v, w)
+            kwargs[name] = whole(v, w, low=0)
     try:
         event: Event = cls(**kwargs)
     except TypeError as exc:

@@ -25,6 +25,7 @@ dealer_pi.engine.errors.RuleViolation: [BET-ORDER] no betting now (the hand is a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import NoReturn
 
 from . import betting, showdown
@@ -36,6 +37,7 @@ from .events import (
     BetPlaced,
     BoardDealt,
     CardBurned,
+    ChipsOwed,
     ChipsPlaced,
     Entry,
     ExcessReturned,
@@ -50,9 +52,9 @@ from .events import (
     PenaltyCharged,
     WinnersDeclared,
 )
-from .observations import ActionKind
+from .observations import KILL_RULES, ActionKind, KillReason
 from .profiles import DEFAULT_PROFILE, RuleProfile
-from .setup import HandSetup
+from .setup import HandSetup, Structure
 from .state import HandState, Phase
 
 # Enum members as module constants: the hot paths read them on every entry.
@@ -63,6 +65,7 @@ _BETTING = Phase.BETTING
 _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
 _COMPLETE = Phase.COMPLETE
+_LIMIT = Structure.LIMIT
 
 __all__ = [
     "Hand", "act_in_place", "apply", "apply_events", "apply_in_place", "deal_board_in_place", "deal_hole_in_place",
@@ -110,6 +113,8 @@ def start_hand(setup: HandSetup, profile: RuleProfile = DEFAULT_PROFILE, out: li
     st.rake = 0
     st.seen = 0
     st.misdeal = False
+    st.raised_from = None
+    st.open_raise = None
     st.entries = 1
     betting.post_forced_bets(st, out)
     return st
@@ -221,17 +226,10 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
     elif type(e) is BoardDealt:
         _deal_board(st, e.cards, out)
     elif type(e) is ChipsPlaced:
-        i = betting.turn_index(st, e.seat)
-        if e.amount < 1:
-            raise InputError("amount", "chips pushed must be at least 1")
-        meaning = interpret_chips(st, i, e)
-        tail: list[Outcome] | None = [] if out is not None else None
-        amount = meaning.to if meaning.action in (_BET, _RAISE) else None
-        betting.act(st, e.seat, meaning.action, amount, tail)
-        if out is not None and tail is not None:
-            if meaning.returned:
-                out.append(ExcessReturned(e.seat, meaning.returned, meaning.rule))
-            out.extend(tail)
+        if e.second_motion:
+            _second_motion(st, e, out)
+        else:
+            _place_chips(st, e, out)
     elif type(e) is CardBurned:
         _check_new_cards(st, (e.card,))
         st.burns = st.burns + (e.card,)
@@ -242,12 +240,62 @@ def _mutate(st: HandState, e: Entry, out: list[Outcome] | None) -> None:
     elif type(e) is WinnersDeclared:
         showdown.declare_winners(st, e.pot, tuple(e.seats), out)
     elif type(e) is HandKilled:
-        _kill(st, e.seat, e.rule, out)
+        _kill(st, e.seat, e.rule, e.reason, out)
     elif type(e) is MisdealDeclared:
         _misdeal(st, e.rule, out)
     else:
         raise InputError("entry", f"not an entry the hand accepts: {type(e).__name__}")
     st.entries += 1
+
+
+def _place_chips(st: HandState, e: ChipsPlaced, out: list[Outcome] | None) -> None:
+    """Chips pushed in turn: the action they mean (:func:`~.chips.interpret_chips`), then that action.
+
+    "Raise" said without an amount in No-Limit or Pot-Limit opens the raise to one
+    additional motion (000 §7): the state before it is kept for :func:`_second_motion`.
+    """
+    i = betting.turn_index(st, e.seat)
+    if e.amount < 1:
+        raise InputError("amount", "chips pushed must be at least 1")
+    meaning = interpret_chips(st, i, e)
+    opens = (e.declared in (_BET, _RAISE) and e.declared_amount is None and not e.single_chip
+             and meaning.action in (_BET, _RAISE) and st.setup.structure is not _LIMIT)
+    before = st.copy() if opens else None
+    tail: list[Outcome] | None = [] if out is not None else None
+    amount = meaning.to if meaning.action in (_BET, _RAISE) else None
+    betting.act(st, e.seat, meaning.action, amount, tail)
+    if out is not None and tail is not None:
+        if meaning.returned:
+            out.append(ExcessReturned(e.seat, meaning.returned, meaning.rule))
+        if meaning.owed:
+            out.append(ChipsOwed(e.seat, meaning.owed, meaning.rule))
+        out.extend(tail)
+    if before is not None:
+        before.open_raise = None
+        st.open_raise = (before, e.seat, e.amount, st.entries + 1)
+
+
+def _second_motion(st: HandState, e: ChipsPlaced, out: list[Outcome] | None) -> None:
+    """BET-STRING (000 §6): a forward motion after the first is dismissed, its chips go back;
+    only a raise declared without its amount may be made in one additional motion (000 §7),
+    which makes it the raise of both motions' chips."""
+    if e.amount < 1:
+        raise InputError("amount", "chips pushed must be at least 1")
+    opened = st.open_raise
+    if opened is None or opened[1] != e.seat or opened[3] != st.entries:  # it must be the last entry
+        raise RuleViolation(
+            "BET-STRING", f"seat {e.seat}: a second forward motion is dismissed and its {e.amount} chips go back; "
+            "only the first motion counts unless 'raise' was said before it (000 §6-7)")
+    before, seat, first, _ = opened
+    redo = before.copy()
+    tail: list[Outcome] | None = [] if out is not None else None
+    _place_chips(redo, ChipsPlaced(seat, first + e.amount, declared=_RAISE), tail)
+    redo.open_raise = None  # one additional motion, no more
+    redo.entries += 1  # the first motion's entry
+    for name in HandState.__slots__:
+        setattr(st, name, getattr(redo, name))
+    if out is not None and tail is not None:
+        out.extend(replace(o, amends=True) if type(o) is BetPlaced and o.seat == seat else o for o in tail)
 
 
 def _deal_hole(st: HandState, seat: int, cards: tuple[Card | None, ...]) -> None:
@@ -279,18 +327,35 @@ def _deal_board(st: HandState, cards: tuple[Card, ...], out: list[Outcome] | Non
     betting.start_street(st, out)
 
 
-def _kill(st: HandState, seat: int, rule: str, out: list[Outcome] | None) -> None:
-    """A dead hand folds whatever the turn (BET-CLOCK, TABLE-AWAY, POT-MUCK...)."""
-    i = st.index_of.get(seat, -1)
-    if i < 0 or st.folded[i]:
-        raise RuleViolation(rule or "POT-MUCK", f"seat {seat} has no live hand to kill")
+def _kill(st: HandState, seat: int, rule: str, reason: KillReason | None, out: list[Outcome] | None) -> None:
+    """A dead hand folds whatever the turn (POT-DEAD-HAND: BET-CLOCK, TABLE-AWAY, POT-MUCK...).
+
+    Its chips already in stay in the pot, but the part of its bet nobody has called goes back
+    (000 §33) and nobody has to call it. A hand tabled at the showdown cannot be killed (000 §34,
+    cards speak); a hole card shown on purpose kills the hand only where the profile follows
+    002 §6.8 (elsewhere the hand stays in play, 000 §40).
+    """
     if not isinstance(rule, str) or not rule:
         raise InputError("rule", "name the rule that killed the hand")
+    if reason is not None and KILL_RULES.get(reason) != rule:
+        raise InputError("rule", f"a hand killed for {getattr(reason, 'value', reason)!r} cites "
+                                 f"{KILL_RULES.get(reason, 'a known reason')}, not {rule}")
+    i = st.index_of.get(seat, -1)
+    if i < 0 or st.folded[i]:
+        raise RuleViolation(rule, f"seat {seat} has no live hand to kill")
+    if st.phase is _SHOWDOWN and st.shown[i] is not None:
+        raise RuleViolation("POT-DEAD-HAND", f"seat {seat}'s hand is tabled at the showdown: cards speak, "
+                                             "it cannot be killed (000 §34)")
+    if rule == "DEAL-PLAYER-EXPOSED" and st.profile.deliberate_show_penalty != "half-pot":
+        raise RuleViolation(rule, f"under the {st.profile.name} rules an exposed card stays in play and the "
+                                  "hand is not killed (000 §40); announce the card")
+    if st.phase is _BETTING:
+        betting.take_back_dead_raise(st, i, out)
     st.folded[i] = True
     st.needs[i] = False
     if out is not None:
         out.append(BetPlaced(seat, _FOLD, st.bets[i], 0, False))
-    if rule == "DEAL-PLAYER-EXPOSED" and st.profile.deliberate_show_penalty == "half-pot":
+    if rule == "DEAL-PLAYER-EXPOSED":
         # 002 §6.8: a deliberately shown hole card kills the hand; the penalty is half the pot.
         penalty = min(st.stacks[i], sum(st.total) // 2)
         st.stacks[i] -= penalty

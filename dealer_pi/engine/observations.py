@@ -27,6 +27,7 @@ from typing import Any, Final, Mapping, Union
 
 from .cards import Card
 from .errors import InputError
+from .validate import flag, number, whole
 
 MAX_SEATS: Final = 10
 
@@ -75,11 +76,34 @@ class Declaration(enum.Enum):
     NEW_HAND = "new hand"
     SHUFFLE_DONE = "shuffle done"
     UNDO = "undo"
+    CARDS_OUT = "cards out"  # the hole cards are all dealt: the betting opens (no card sensor needed)
+    VOID_HAND = "void hand"  # the floor voids the running hand without a redeal (a new setup follows)
 
 
 class Decision(enum.Enum):
     CONFIRM = "confirm"
     DISMISS = "dismiss"
+
+
+class KillReason(enum.Enum):
+    """Why a hand dies mid-hand (POT-DEAD-HAND); :data:`KILL_RULES` names each one's rule."""
+
+    DEALER = "dealer-kill"  # 000 §33: the dealer killed an unprotected hand; an uncalled raise goes back
+    MUCK = "touched-muck"  # 000 §32: a live hand touched the muck
+    CLOCK = "clock"  # 000 §29: the clock ran out
+    AWAY = "away"  # 000 §30-31: the player left, or was not seated when all hands were dealt
+    DISCLOSURE = "verbal-disclosure"  # 000 §35: the player said what the hand holds
+    DELIBERATE_SHOW = "deliberate-show"  # 002 §6.8: a hole card shown on purpose (house-pig's penalty)
+
+
+KILL_RULES: Final[dict[KillReason, str]] = {
+    KillReason.DEALER: "POT-DEAD-HAND",
+    KillReason.MUCK: "POT-MUCK",
+    KillReason.CLOCK: "BET-CLOCK",
+    KillReason.AWAY: "TABLE-AWAY",
+    KillReason.DISCLOSURE: "POT-DEAD-HAND",
+    KillReason.DELIBERATE_SHOW: "DEAL-PLAYER-EXPOSED",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +157,8 @@ class ChipsPushed:
     """Chips put forward with an optional verbal declaration (BET-VERBAL, BET-OVERSIZED-CHIP).
 
     ``single_chip`` marks one oversized chip; the engine decides what it means.
+    ``second_motion`` marks chips the same seat pushed in a forward motion after the first
+    (BET-STRING, 000 §6): dismissed, unless "raise" was said without an amount (000 §7).
     """
 
     seat: int
@@ -140,6 +166,17 @@ class ChipsPushed:
     single_chip: bool = False
     declared: ActionKind | None = None
     declared_amount: int | None = None
+    source: str = "dealer"
+    ts_ms: int = 0
+    second_motion: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KillHand:
+    """The dealer rules the hand of ``seat`` dead, for ``reason`` (POT-DEAD-HAND)."""
+
+    seat: int
+    reason: KillReason
     source: str = "dealer"
     ts_ms: int = 0
 
@@ -161,7 +198,8 @@ class AlertDecision:
     ts_ms: int = 0
 
 
-Observation = Union[ShoeDraw, CardSeen, CardLeft, PlayerAction, ChipsPushed, DealerDeclaration, AlertDecision]
+Observation = Union[ShoeDraw, CardSeen, CardLeft, PlayerAction, ChipsPushed, KillHand, DealerDeclaration, AlertDecision,
+                    "TableChange", "Declared"]
 
 _TYPE_NAMES: Final[dict[type, str]] = {
     ShoeDraw: "shoe_draw",
@@ -169,6 +207,7 @@ _TYPE_NAMES: Final[dict[type, str]] = {
     CardLeft: "card_left",
     PlayerAction: "action",
     ChipsPushed: "chips",
+    KillHand: "kill",
     DealerDeclaration: "dealer",
     AlertDecision: "decision",
 }
@@ -177,11 +216,13 @@ _FIELDS: Final[dict[str, set[str]]] = {
     "card_seen": {"zone", "face_up", "card", "confidence"},
     "card_left": {"zone", "card"},
     "action": {"seat", "action", "amount"},
-    "chips": {"seat", "amount", "single_chip", "declared", "declared_amount"},
+    "chips": {"seat", "amount", "single_chip", "declared", "declared_amount", "second_motion"},
+    "kill": {"seat", "reason"},
     "dealer": {"declare"},
     "decision": {"alert_id", "decision"},
 }
 _COMMON: Final = {"type", "source", "ts_ms"}
+_PARSED_ABOVE: Final = frozenset(_FIELDS)
 
 
 def _enum(cls: type[enum.Enum], value: object, where: str) -> Any:
@@ -189,16 +230,6 @@ def _enum(cls: type[enum.Enum], value: object, where: str) -> Any:
     if value not in names:
         raise InputError(where, "must be one of " + ", ".join(names))
     return cls(value)
-
-
-def _int(value: object, where: str, *, low: int | None = None, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(where, f"must be a whole number, got {value!r}")
-    if low is not None and value < low:
-        raise InputError(where, f"must be at least {low}, got {value}")
-    if high is not None and value > high:
-        raise InputError(where, f"must be at most {high}, got {value}")
-    return value
 
 
 def _opt_card(value: object, where: str) -> Card | None:
@@ -219,10 +250,10 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
     unknown = set(data) - _FIELDS[kind] - _COMMON
     if unknown:
         raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown field for a {kind} observation")
-    source = data.get("source", "dealer" if kind in ("action", "chips", "dealer", "decision") else "sensor")
+    source = data.get("source", "sensor" if kind in ("shoe_draw", "card_seen", "card_left") else "dealer")
     if not isinstance(source, str) or not source:
         raise InputError(f"{where}.source", "must be a non-empty string")
-    ts_ms = _int(data.get("ts_ms", 0), f"{where}.ts_ms", low=0)
+    ts_ms = whole(data.get("ts_ms", 0), f"{where}.ts_ms", low=0)
 
     def f(name: str) -> str:
         return f"{where}.{name}"
@@ -239,37 +270,37 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
         card = _opt_card(data.get("card"), f("card"))
         if kind == "card_left":
             return CardLeft(zone, card, source, ts_ms)
-        face_up = need("face_up")
-        if not isinstance(face_up, bool):
-            raise InputError(f("face_up"), "must be true or false")
-        conf = data.get("confidence", 1.0)
-        if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0.0 <= conf <= 1.0:
-            raise InputError(f("confidence"), f"must be a number from 0 to 1, got {conf!r}")
-        return CardSeen(zone, face_up, card, float(conf), source, ts_ms)
+        face_up = flag(need("face_up"), f("face_up"))
+        conf = number(data.get("confidence", 1.0), f("confidence"), low=0, high=1)
+        return CardSeen(zone, face_up, card, conf, source, ts_ms)
     if kind == "action":
-        seat = _int(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+        seat = whole(need("seat"), f("seat"), low=1, high=MAX_SEATS)
         action = _enum(ActionKind, need("action"), f("action"))
         amount = data.get("amount")
         if amount is not None:
-            amount = _int(amount, f("amount"), low=0)
+            amount = whole(amount, f("amount"), low=0)
         elif action in (ActionKind.BET, ActionKind.RAISE):
             raise InputError(f("amount"), f"is required for {action.value}")
         return PlayerAction(seat, action, amount, source, ts_ms)
     if kind == "chips":
-        seat = _int(need("seat"), f("seat"), low=1, high=MAX_SEATS)
-        amount = _int(need("amount"), f("amount"), low=1)
-        single = data.get("single_chip", False)
-        if not isinstance(single, bool):
-            raise InputError(f("single_chip"), "must be true or false")
+        seat = whole(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+        amount = whole(need("amount"), f("amount"), low=1)
+        single = flag(data.get("single_chip", False), f("single_chip"))
         declared = data.get("declared")
         if declared is not None:
             declared = _enum(ActionKind, declared, f("declared"))
         d_amount = data.get("declared_amount")
         if d_amount is not None:
-            d_amount = _int(d_amount, f("declared_amount"), low=1)
-        return ChipsPushed(seat, amount, single, declared, d_amount, source, ts_ms)
+            d_amount = whole(d_amount, f("declared_amount"), low=1)
+        second = flag(data.get("second_motion", False), f("second_motion"))
+        return ChipsPushed(seat, amount, single, declared, d_amount, source, ts_ms, second)
+    if kind == "kill":
+        seat = whole(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+        return KillHand(seat, _enum(KillReason, need("reason"), f("reason")), source, ts_ms)
     if kind == "dealer":
         return DealerDeclaration(_enum(Declaration, need("declare"), f("declare")), source, ts_ms)
+    if kind in _MORE_PARSERS:
+        return _MORE_PARSERS[kind](data, f, need, source, ts_ms)
     alert_id = need("alert_id")
     if not isinstance(alert_id, str) or not alert_id:
         raise InputError(f("alert_id"), "must be a non-empty string")
@@ -287,3 +318,161 @@ def observation_to_dict(obs: Observation) -> dict[str, Any]:
             value = value.value
         out[name] = value
     return out
+
+
+# ---------------------------------------------------------------- between hands and said aloud
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated:
+    """A player sits down between hands (TABLE-NEW-PLAYER): posts a big blind at once
+    (``post_now``) or waits for it; a player ``moved`` from another table takes the seat's
+    position at once (000 §52, TABLE-MOVE)."""
+
+    seat: int
+    stack: int
+    name: str = ""
+    post_now: bool = False
+    moved: bool = False
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRemoved:
+    """A player leaves the table (busted players leave by themselves)."""
+
+    seat: int
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsAdded:
+    """A rebuy or add-on, between hands only (TABLE-REBUY, BET-TABLE-STAKES)."""
+
+    seat: int
+    amount: int
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LevelChanged:
+    """New forced bets from the next hand on (TABLE-LEVELS); both blinds 0 with an ante: ante only."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAway:
+    """A player is away from the seat (``away``) or back (TABLE-AWAY), from the next hand on."""
+
+    seat: int
+    away: bool = True
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+HAND_NAMES: Final = ("high-card", "pair", "two-pair", "three-of-a-kind", "straight", "flush", "full-house",
+                     "four-of-a-kind", "straight-flush")
+
+
+@dataclass(frozen=True, slots=True)
+class VerbalDeclaration:
+    """A player says the action in turn, with no chips pushed yet: binding (BET-VERBAL)."""
+
+    seat: int
+    action: ActionKind
+    amount: int | None = None
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlayed:
+    """At the showdown a player says "I play the board" before letting go of the cards (POT-SHOW-BOTH, 001)."""
+
+    seat: int
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnnounced:
+    """What a player calls the hand at the showdown (one of :data:`HAND_NAMES`); not binding:
+    cards speak (POT-CARDS-SPEAK, 000 §37)."""
+
+    seat: int
+    hand: str
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
+TableChange = Union[PlayerSeated, PlayerRemoved, ChipsAdded, LevelChanged, PlayerAway]
+Declared = Union[VerbalDeclaration, BoardPlayed, HandAnnounced]
+
+_TYPE_NAMES.update({
+    PlayerSeated: "seat_player", PlayerRemoved: "remove_player", ChipsAdded: "rebuy", LevelChanged: "level",
+    PlayerAway: "away", VerbalDeclaration: "verbal", BoardPlayed: "play_board", HandAnnounced: "announce",
+})
+_FIELDS.update({
+    "seat_player": {"seat", "stack", "name", "post_now", "moved"},
+    "remove_player": {"seat"},
+    "rebuy": {"seat", "amount"},
+    "level": {"small_blind", "big_blind", "ante"},
+    "away": {"seat", "away"},
+    "verbal": {"seat", "action", "amount"},
+    "play_board": {"seat"},
+    "announce": {"seat", "hand"},
+})
+
+
+def _flag(data: Mapping[str, Any], name: str, where: str, default: bool) -> bool:
+    v = data.get(name, default)
+    if not isinstance(v, bool):
+        raise InputError(where, "must be true or false")
+    return v
+
+
+def _parse_more(data: Mapping[str, Any], f: Any, need: Any, source: str, ts_ms: int) -> Observation:
+    kind = data["type"]
+    if kind == "level":
+        return LevelChanged(whole(need("small_blind"), f("small_blind"), low=0),
+                            whole(need("big_blind"), f("big_blind"), low=0),
+                            whole(data.get("ante", 0), f("ante"), low=0), source, ts_ms)
+    seat = whole(need("seat"), f("seat"), low=1, high=MAX_SEATS)
+    if kind == "seat_player":
+        name = data.get("name", "")
+        if not isinstance(name, str) or len(name) > 40:
+            raise InputError(f("name"), "must be a string of at most 40 characters")
+        return PlayerSeated(seat, whole(need("stack"), f("stack"), low=1), name,
+                            _flag(data, "post_now", f("post_now"), False), _flag(data, "moved", f("moved"), False),
+                            source, ts_ms)
+    if kind == "remove_player":
+        return PlayerRemoved(seat, source, ts_ms)
+    if kind == "rebuy":
+        return ChipsAdded(seat, whole(need("amount"), f("amount"), low=1), source, ts_ms)
+    if kind == "away":
+        return PlayerAway(seat, _flag(data, "away", f("away"), True), source, ts_ms)
+    if kind == "verbal":
+        action = _enum(ActionKind, need("action"), f("action"))
+        amount = data.get("amount")
+        if amount is not None:
+            amount = whole(amount, f("amount"), low=1)
+        elif action in (ActionKind.BET, ActionKind.RAISE):
+            raise InputError(f("amount"), f"is required for {action.value}")
+        return VerbalDeclaration(seat, action, amount, source, ts_ms)
+    if kind == "play_board":
+        return BoardPlayed(seat, source, ts_ms)
+    hand = need("hand")
+    if hand not in HAND_NAMES:
+        raise InputError(f("hand"), "must be one of " + ", ".join(HAND_NAMES))
+    return HandAnnounced(seat, hand, source, ts_ms)
+
+
+_MORE_PARSERS: Final = {kind: _parse_more for kind in _FIELDS if kind not in _PARSED_ABOVE}

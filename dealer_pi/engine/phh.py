@@ -9,7 +9,9 @@ standard's own pattern (limit letter, then ``T`` for Texas hold'em, as in
 
 Players are numbered as in the file: ``p1`` is the small blind (the first
 dealt) and the last player has the button. Amounts are whole chips; a float
-field is accepted only when it is whole (``3.0``).
+field is accepted only when it is whole (``3.0``), except in the results
+(``finishing_stacks``, ``winnings``): published data sets write a split odd
+chip as a fraction (``10112.5``), and those fractions are kept as read.
 
 >>> h = parse_phh('''
 ... variant = "NT"
@@ -41,6 +43,7 @@ from typing import Any, Callable, Final, Mapping, Sequence, Union
 
 from .cards import FULL_DECK, Card
 from .errors import InputError
+from .validate import flag, is_number, is_whole, number, whole
 
 HOLDEM_VARIANTS: Final = {
     "NT": "No-Limit Texas Hold'em",
@@ -63,6 +66,7 @@ MAX_PLAYERS: Final = 10  # the most seats dealer-pi knows (observations.MAX_SEAT
 
 UNKNOWN: Final = None  # an unknown hole card, written ``??``
 HoleCard = Union[Card, None]
+Chips = Union[int, float]  # a result: whole chips, or a fraction of a split odd chip
 
 
 # -- actions ---------------------------------------------------------------
@@ -155,8 +159,8 @@ class HandHistory:
     players: tuple[str, ...] | None = None
     seats: tuple[int, ...] | None = None
     seat_count: int | None = None
-    finishing_stacks: tuple[int, ...] | None = None
-    winnings: tuple[int, ...] | None = None
+    finishing_stacks: tuple[Chips, ...] | None = None  # a split odd chip may be written as fractions
+    winnings: tuple[Chips, ...] | None = None
     # Descriptive fields (author, event, year, ...) and user fields (``_name``), in file order.
     info: tuple[tuple[str, Any], ...] = ()
 
@@ -180,22 +184,37 @@ class HandHistory:
 
 
 def _chips(value: object, where: str, *, low: int = 0) -> int:
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(where, f"must be a whole number of chips, got {value!r}")
-    if value < low:
-        raise InputError(where, f"must be at least {low}, got {value}")
-    return value
+    return whole(value, where, low=low, floats=True, unit=" of chips")
+
+
+def _result(value: object, where: str) -> Chips:
+    """A result amount: whole chips, or a fraction where a split odd chip was shared out."""
+    if is_number(value) and isinstance(value, float) and not value.is_integer():
+        return number(value, where, low=0)
+    return _chips(value, where)
 
 
 def _chip_list(data: Mapping[str, Any], key: str, n: int | None, *, low: int = 0) -> tuple[int, ...]:
+    value = data[key]
+    if type(value) is list and (n is None or len(value) == n) and all(type(v) is int and v >= low for v in value):
+        return tuple(value)  # the usual case, checked in one go; below says what is wrong
+    return tuple(_chips(v, w, low=low) for v, w in _amounts(data, key, n))
+
+
+def _result_list(data: Mapping[str, Any], key: str, n: int) -> tuple[Chips, ...]:
+    value = data[key]
+    if type(value) is list and len(value) == n and all(type(v) is int and v >= 0 for v in value):
+        return tuple(value)
+    return tuple(_result(v, w) for v, w in _amounts(data, key, n))
+
+
+def _amounts(data: Mapping[str, Any], key: str, n: int | None) -> list[tuple[object, str]]:
     value = data[key]
     if not isinstance(value, list):
         raise InputError(key, f"must be an array of amounts, got {value!r}")
     if n is not None and len(value) != n:
         raise InputError(key, f"has {len(value)} entries for {n} players")
-    return tuple(_chips(v, f"{key}[{i}]", low=low) for i, v in enumerate(value))
+    return [(v, f"{key}[{i}]") for i, v in enumerate(value)]
 
 
 _PLAYER: Final = re.compile(r"p([0-9]+)\Z")
@@ -416,8 +435,8 @@ def history_from_dict(data: Mapping[str, Any]) -> HandHistory:
         return _chips(data[key], key, low=1) if key in data else None
 
     trimming = data.get("ante_trimming_status")
-    if trimming is not None and not isinstance(trimming, bool):
-        raise InputError("ante_trimming_status", f"must be true or false, got {trimming!r}")
+    if trimming is not None:
+        flag(trimming, "ante_trimming_status")
 
     players = data.get("players")
     if players is not None:
@@ -426,14 +445,13 @@ def history_from_dict(data: Mapping[str, Any]) -> HandHistory:
         players = tuple(players)
     seat_count = data.get("seat_count")
     if seat_count is not None:
-        if isinstance(seat_count, bool) or not isinstance(seat_count, int) or not n <= seat_count:
-            raise InputError("seat_count", f"must be a whole number of at least {n}, got {seat_count!r}")
+        whole(seat_count, "seat_count", low=n)
     seats = data.get("seats")
     if seats is not None:
         if not isinstance(seats, list) or len(seats) != n:
             raise InputError("seats", f"must be an array of {n} seat numbers")
         for i, s in enumerate(seats):
-            if isinstance(s, bool) or not isinstance(s, int) or s < 1 or (seat_count and s > seat_count):
+            if not is_whole(s, 1) or (seat_count and s > seat_count):
                 top = f" to {seat_count}" if seat_count else " or more"
                 raise InputError(f"seats[{i}]", f"must be a seat number 1{top}, got {s!r}")
         if len(set(seats)) != n:
@@ -446,8 +464,8 @@ def history_from_dict(data: Mapping[str, Any]) -> HandHistory:
     reader = _Reader(n)
     actions = tuple(reader.read(i, a) for i, a in enumerate(raw_actions))
 
-    finishing = _chip_list(data, "finishing_stacks", n) if "finishing_stacks" in data else None
-    winnings = _chip_list(data, "winnings", n) if "winnings" in data else None
+    finishing = _result_list(data, "finishing_stacks", n) if "finishing_stacks" in data else None
+    winnings = _result_list(data, "winnings", n) if "winnings" in data else None
     info: list[tuple[str, Any]] = []
     for key, value in data.items():
         if key in _HOLDEM_KEYS:

@@ -79,8 +79,9 @@ def _layers(
 def split(amount: int, winners: Sequence[int], *, odd_to_first: bool = False) -> list[int]:
     """Shares of ``amount`` for ``winners`` (already in odd-chip order).
 
-    The split is as even as possible, one odd chip each from the first winner on;
-    with ``odd_to_first`` every odd chip goes to the first winner (000 §13 read literally).
+    The split is as even as possible. With ``odd_to_first`` every odd chip goes to the
+    first winner, the one in the worst position (000 §13, 002 §1.2.3, 004: POT-ODD-CHIP);
+    without it, one odd chip each from the first winner on (a house option).
 
     >>> split(11, [1, 2, 3]), split(11, [1, 2, 3], odd_to_first=True)
     ([4, 4, 3], [5, 3, 3])

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .errors import InputError
+from .validate import flag, whole
 
 
 def _opt(default: Any, rule: str, choices: tuple[str, ...] = (), doc: str = "") -> Any:
@@ -33,6 +34,12 @@ def _opt(default: Any, rule: str, choices: tuple[str, ...] = (), doc: str = "") 
 
 
 SHOW_ORDERS: Final = ("last-aggressor", "bettor-or-first", "left-of-last-caller")
+ODD_CHIPS: Final = ("worst-position", "one-each-from-left", "high-card-by-suit")
+# Earlier names of option values, still read from journals and profile files written with them.
+OLD_NAMES: Final[dict[tuple[str, str], str]] = {
+    ("odd_chip", "left-of-button"): "one-each-from-left",
+    ("odd_chip", "all-to-first-left"): "worst-position",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +48,10 @@ class RuleProfile:
 
     name: str = field(default="standard", metadata={"rule": "", "choices": (), "doc": "profile name"})
     odd_chip: str = _opt(
-        "left-of-button", "POT-ODD-CHIP", ("left-of-button", "all-to-first-left", "high-card-by-suit"),
-        "odd chips one each to the winners from the left of the button (000 §13, 002 §1.2.3, 004); "
-        "all-to-first-left: every odd chip to the first of them; or by the highest card by suit",
+        "worst-position", "POT-ODD-CHIP", ODD_CHIPS,
+        "worst-position: every odd chip to the winner in the worst position, first left of the button "
+        "(000 §13, 002 §1.2.3, 004); one-each-from-left: one odd chip each to the winners from the left "
+        "of the button (a house option); high-card-by-suit: one each from the highest card by suit",
     )
     show_order: str = _opt(
         "left-of-last-caller", "POT-SHOW-ORDER", SHOW_ORDERS,
@@ -55,7 +63,10 @@ class RuleProfile:
         "half-rule", "BET-UNDER-RAISE", ("half-rule", "refuse"),
         "half-rule: >= 50 % of a raise must complete it, < 50 % is a call (000 §9a-b); refuse: reject",
     )
-    dead_button: bool = _opt(True, "TABLE-DEAD-BUTTON", doc="000 §21-24 dead button; False: the button skips empty seats")
+    dead_button: bool = _opt(
+        True, "TABLE-DEAD-BUTTON",
+        doc="000 §21-24 dead button; False: the button moves clockwise to the next active player after every hand (004)",
+    )
     away_policy: str = _opt(
         "kill", "TABLE-AWAY", ("kill", "pay-and-fold"),
         "kill: 000 §31 hand killed, blinds/antes forfeited; pay-and-fold: 002 §15.5 pays blinds, not dealt, folded",
@@ -66,6 +77,9 @@ class RuleProfile:
     )
     rake_percent: int = _opt(0, "BET-RAKE", doc="whole percent of each pot taken as rake (tournaments: 0)")
     rake_cap: int = _opt(0, "BET-RAKE", doc="largest rake per hand in chips (0 = no cap)")
+    rake_no_flop_no_drop: bool = _opt(
+        False, "BET-RAKE", doc="a hand that ends before the flop pays no rake (a house option; 004 rakes every pot)",
+    )
     clock_seconds: int = _opt(60, "BET-CLOCK", doc="time to act once a clock is called")
     clock_countdown_seconds: int = _opt(10, "BET-CLOCK", doc="final countdown after clock_seconds")
     exposed_hole_card: str = _opt(
@@ -80,7 +94,11 @@ class RuleProfile:
     misdeal_lock_actions: int = _opt(
         0, "DEAL-MISDEAL-LOCK", doc="after this many players past the blinds acted, a misdeal is played out (002: 2; 0 = never)",
     )
-    flop_extra: str = _opt("reshuffle-flop", "DEAL-FLOP-EXTRA", ("reshuffle-flop",), "001/002 §14.4")
+    flop_extra: str = _opt(
+        "reshuffle-flop", "DEAL-FLOP-EXTRA", ("reshuffle-flop", "new-burn"),
+        "a flop with too many cards: reshuffle-flop re-deals it after the same burn (001); new-burn: "
+        "a new card is burned first (002 §14.4)",
+    )
     board_extra: str = _opt("keep-board", "DEAL-BOARD-EXTRA", ("keep-board",), "002 §14.5")
 
 
@@ -101,11 +119,13 @@ PROFILES: Final[dict[str, RuleProfile]] = {
         exposed_hole_card="misdeal",
         hole_count="misdeal",
         misdeal_lock_actions=2,
+        flop_extra="new-burn",
     ),
     "online": RuleProfile(
         name="online",
         show_order="last-aggressor",
         limit_cap_lifted_heads_up=False,
+        dead_button=False,  # 004: "the button moves clockwise to the next active player"
         rake_percent=5,
         rake_cap=3,
         clock_seconds=10,
@@ -134,12 +154,11 @@ def check_option(name: str, value: Any, where: str = "profile") -> Any:
         raise InputError(f"{where}.{name}", f"unknown option (known: {known})")
     default = f.default
     if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise InputError(f"{where}.{name}", f"must be true or false, got {value!r}")
+        flag(value, f"{where}.{name}")
     elif isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InputError(f"{where}.{name}", f"must be a whole number >= 0, got {value!r}")
+        whole(value, f"{where}.{name}", low=0)
     else:
+        value = OLD_NAMES.get((name, value), value) if isinstance(value, str) else value
         choices: tuple[str, ...] = f.metadata["choices"]
         if not isinstance(value, str) or (choices and value not in choices):
             raise InputError(f"{where}.{name}", f"must be one of {', '.join(choices)}, got {value!r}")

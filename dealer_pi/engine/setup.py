@@ -23,8 +23,12 @@ from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from .errors import InputError
+from .validate import whole
 
 MAX_SEATS: Final = 10
+# More chips than any table holds, and small enough that every sum of them stays exact as a
+# JavaScript number (2**53) on the tablet and the overlays.
+MAX_CHIPS: Final = 10**12
 
 
 class _Layout(NamedTuple):
@@ -140,21 +144,49 @@ def check_setup(setup: HandSetup) -> None:
             last = seat
             continue  # the usual case, checked in one go; below says what is wrong
         w = f"setup.seats[{i}]"
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= MAX_SEATS:
-            raise InputError(f"{w}.seat", f"must be 1..{MAX_SEATS}, got {seat!r}")
+        whole(seat, f"{w}.seat", low=1, high=MAX_SEATS)
         if seat <= last:
             raise InputError(f"{w}.seat", "seats must be listed once each, in increasing order")
         for name in ("stack", "ante", "blind"):
-            v = getattr(s, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise InputError(f"{w}.{name}", f"must be a whole number >= 0, got {v!r}")
+            whole(getattr(s, name), f"{w}.{name}", low=0)
         raise InputError(f"{w}.stack", "a seat with no chips cannot be dealt in")
-    if not isinstance(setup.button, int) or not 1 <= setup.button <= MAX_SEATS:
-        raise InputError("setup.button", f"must be a seat number 1..{MAX_SEATS}")
-    if isinstance(setup.small_bet, bool) or not isinstance(setup.small_bet, int) or setup.small_bet < 1:
-        raise InputError("setup.small_bet", "must be a whole number >= 1")
-    if isinstance(setup.big_bet, bool) or not isinstance(setup.big_bet, int) or setup.big_bet < 0:
-        raise InputError("setup.big_bet", "must be a whole number >= 0")
+    button, small_bet, big_bet = setup.button, setup.small_bet, setup.big_bet
+    if type(button) is int and type(small_bet) is int and type(big_bet) is int and (
+        1 <= button <= MAX_SEATS and small_bet >= 1 and big_bet >= 0
+    ):
+        return  # the usual case again: every hand replayed checks its setup
+    whole(button, "setup.button", low=1, high=MAX_SEATS)
+    whole(small_bet, "setup.small_bet", low=1)
+    whole(big_bet, "setup.big_bet", low=0)
+
+
+def check_table(seats: Mapping[int, int], button: int, blinds: tuple[int, int], ante: int,
+                where: str = "setup") -> None:
+    """Refuse a table that a dealer entering a setup cannot mean; errors name the field.
+
+    A new table's button is on a seated player: a dead button (TABLE-DEAD-BUTTON) only comes
+    about as the button moves between hands.
+
+    >>> check_table({1: 1000, 2: 1000}, 1, (10, 5), 0)
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: setup.blinds: the small blind (10) is more than the big blind (5) (BET-BLINDS)
+    >>> check_table({1: 1000, 2: 1000}, 4, (5, 10), 0)
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: setup.button: seat 4 has no player with chips: put the button on a seated player
+    """
+    small, big = blinds
+    for name, amount in (("blinds", small), ("blinds", big), ("ante", ante)):
+        if amount > MAX_CHIPS:
+            raise InputError(f"{where}.{name}", f"{amount} is more than {MAX_CHIPS} chips")
+    if small > big:
+        raise InputError(f"{where}.blinds", f"the small blind ({small}) is more than the big blind ({big}) (BET-BLINDS)")
+    for seat, stack in seats.items():
+        if stack > MAX_CHIPS:
+            raise InputError(f"{where}.seats.{seat}", f"a stack of {stack} is more than {MAX_CHIPS} chips")
+    if seats.get(button, 0) <= 0:
+        raise InputError(f"{where}.button", f"seat {button} has no player with chips: put the button on a seated player")
 
 
 def default_small_blind(big_blind: int, structure: Structure = Structure.NO_LIMIT) -> int:

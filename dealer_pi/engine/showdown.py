@@ -24,7 +24,7 @@ table could not read). Each side pot is split on its own (POT-SIDE).
 
 from __future__ import annotations
 
-from .betting import Out, finish
+from .betting import Out, finish, rake_of
 from .cards import Card
 from .errors import InputError, RuleViolation
 from .evaluator import evaluate7, hand_description
@@ -176,7 +176,7 @@ def _odd_chip_order(st: HandState, winners: list[int]) -> list[int]:
         if all(h is not None for h in hands):
             best = {i: max(c.index for c in h) for i, h in zip(winners, hands) if h is not None}
             return sorted(winners, key=lambda i: -best[i])
-    return sorted(winners)  # dealing order starts left of the button (POT-ODD-CHIP)
+    return sorted(winners)  # dealing order starts left of the button, the worst position (POT-ODD-CHIP)
 
 
 def try_award(st: HandState, out: Out) -> None:
@@ -211,16 +211,10 @@ def try_award(st: HandState, out: Out) -> None:
     if not decided:
         return
     awards: list[PotAwarded] = []
-    rake_left = st.profile.rake_cap or -1
     for k, (p, (winners, why)) in enumerate(zip(pots, decided)):
-        rake = 0
-        if st.profile.rake_percent and len(board) >= 3:  # BET-RAKE: no flop, no drop
-            rake = p.amount * st.profile.rake_percent // 100
-            if rake_left >= 0:
-                rake = min(rake, rake_left)
-                rake_left -= rake
+        rake = rake_of(st, p.amount) if st.profile.rake_percent else 0  # BET-RAKE, each pot within the cap
         ordered = _odd_chip_order(st, winners)
-        shares = split(p.amount - rake, ordered, odd_to_first=st.profile.odd_chip == "all-to-first-left")
+        shares = split(p.amount - rake, ordered, odd_to_first=st.profile.odd_chip == "worst-position")
         for j, chips in zip(ordered, shares):
             st.stacks[j] += chips
         st.rake += rake

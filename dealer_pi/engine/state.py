@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .cards import Card
 from .events import PotAwarded
@@ -20,6 +20,7 @@ from .profiles import RuleProfile
 from .setup import HandSetup, Structure
 
 STREET_NAMES = ("preflop", "flop", "turn", "river", "showdown")
+_T = TypeVar("_T")
 
 
 class Phase(enum.Enum):
@@ -29,46 +30,42 @@ class Phase(enum.Enum):
     COMPLETE = "complete"  # every pot awarded (or the hand was void)
 
 
-class HandState:
-    """One hand in progress. Read the attributes; change it only through ``apply``."""
+def _fields_declared_once(cls: type[_T]) -> type[_T]:
+    """Make ``cls`` slotted and give it ``copy()``, both from its annotations.
 
-    __slots__ = (
-        "acted_after_blinds",
-        "acted_at",
-        "aggressor",
-        "aggressor_street",
-        "awards",
-        "bets",
-        "blind_seats",
-        "board",
-        "burns",
-        "current_bet",
-        "dead",
-        "declared",
-        "entries",
-        "first_actor",
-        "folded",
-        "hole",
-        "index_of",
-        "last_caller",
-        "min_increment",
-        "misdeal",
-        "mucked",
-        "needs",
-        "order",
-        "phase",
-        "profile",
-        "raises",
-        "rake",
-        "seen",
-        "setup",
-        "shown",
-        "stacks",
-        "starting",
-        "street",
-        "to_act",
-        "total",
-    )
+    A field is declared once, as an annotation in the class body. One annotated
+    ``list[...]`` or ``dict[...]`` is the state's own and copied shallowly; any other
+    is immutable (tuples, frozensets, enums, ints, setup and profile) and shared.
+    ``copy()`` is written out as plain assignments because undo and every entry
+    applied copy the state: no loop over names on that path.
+    """
+    fields = {name: str(kind) for name, kind in cls.__annotations__.items()}
+    lines = ["def copy(self):", "    c = _new(cls)"]
+    for name, kind in fields.items():
+        value = f"self.{name}[:]" if kind.startswith("list[") else (
+            f"dict(self.{name})" if kind.startswith("dict[") else f"self.{name}")
+        lines.append(f"    c.{name} = {value}")
+    lines.append("    return c")
+    body = {k: v for k, v in vars(cls).items() if k not in ("__dict__", "__weakref__")}
+    body["__slots__"] = tuple(fields)
+    slotted = type(cls.__name__, cls.__bases__, body)
+    namespace: dict[str, Any] = {"_new": object.__new__, "cls": slotted}
+    exec("\n".join(lines), namespace)  # source built above from the annotations alone
+    copy = namespace["copy"]
+    copy.__qualname__ = f"{cls.__qualname__}.copy"
+    copy.__doc__ = "A new state sharing nothing mutable with this one."
+    slotted.copy = copy  # type: ignore[attr-defined]
+    return slotted
+
+
+@_fields_declared_once
+class HandState:
+    """One hand in progress. Read the attributes; change it only through ``apply``.
+
+    Each field is declared here once; ``__slots__`` and ``copy()`` are made from
+    these annotations (see :func:`_fields_declared_once`), and :func:`~.hand.start_hand`
+    sets every one of them.
+    """
 
     setup: HandSetup
     profile: RuleProfile
@@ -104,47 +101,18 @@ class HandState:
     rake: int
     seen: int
     misdeal: bool
+    # The betting before the last bet or raise of this street (current bet, min increment, raises,
+    # aggressor, aggressor street, last caller), to undo it if that hand dies (POT-DEAD-HAND).
+    raised_from: tuple[int, int, int, int, int, int] | None
+    # The last "raise" said without an amount (000 §7): (the state before it, the seat, its first
+    # motion's chips, ``entries`` after it); while it is the last entry, one more forward motion
+    # by that seat may still make the raise.
+    open_raise: tuple[HandState, int, int, int] | None
     entries: int
 
-    def copy(self) -> HandState:
-        """A new state sharing nothing mutable with this one."""
-        c = HandState.__new__(HandState)
-        c.setup = self.setup
-        c.profile = self.profile
-        c.order = self.order
-        c.index_of = self.index_of
-        c.starting = self.starting
-        c.stacks = self.stacks[:]
-        c.bets = self.bets[:]
-        c.total = self.total[:]
-        c.dead = self.dead[:]
-        c.folded = self.folded[:]
-        c.mucked = self.mucked[:]
-        c.hole = self.hole[:]
-        c.shown = self.shown[:]
-        c.board = self.board
-        c.burns = self.burns
-        c.street = self.street
-        c.phase = self.phase
-        c.to_act = self.to_act
-        c.needs = self.needs[:]
-        c.acted_at = self.acted_at[:]
-        c.current_bet = self.current_bet
-        c.min_increment = self.min_increment
-        c.raises = self.raises
-        c.aggressor = self.aggressor
-        c.aggressor_street = self.aggressor_street
-        c.last_caller = self.last_caller
-        c.first_actor = self.first_actor
-        c.acted_after_blinds = self.acted_after_blinds
-        c.blind_seats = self.blind_seats
-        c.awards = self.awards
-        c.declared = dict(self.declared)
-        c.rake = self.rake
-        c.seen = self.seen
-        c.misdeal = self.misdeal
-        c.entries = self.entries
-        return c
+    if TYPE_CHECKING:
+        def copy(self) -> HandState: ...
+        __slots__: ClassVar[tuple[str, ...]]
 
     # ------------------------------------------------------------ read-only views
 

@@ -21,11 +21,13 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .errors import InputError
+from .errors import InputError, RuleViolation
 from .events import HandKilled, HandStarted
+from .observations import KillReason
 from .profiles import DEFAULT_PROFILE, RuleProfile
 from .setup import MAX_SEATS, HandSetup, SeatSetup, Structure
 from .state import HandState
+from .validate import whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +97,42 @@ def new_table(
     seats = tuple(TableSeat(s, stacks[s], (names or {}).get(s, "")) for s in sorted(stacks))
     for s in seats:
         _check_seat(s.seat, s.stack)
-    if small_blind < 0 or big_blind < 1 or ante < 0 or big_blind_ante < 0:
-        raise InputError("blinds", "blinds and antes must be whole numbers (big blind at least 1)")
+    check_forced_bets(small_blind, big_blind, ante, big_blind_ante, "blinds")
+    whole(big_bet, "big bet", low=0)
     first = button if button is not None else (seats[0].seat if seats else 1)
     if not 1 <= first <= MAX_SEATS:
         raise InputError("button", f"must be a seat number 1..{MAX_SEATS}")
     return TableState(
         seats, small_blind, big_blind, ante, big_blind_ante, structure, big_bet, profile, button=first
     )
+
+
+def check_forced_bets(small_blind: int, big_blind: int, ante: int, big_blind_ante: int, where: str) -> None:
+    """Blinds and antes a game can be dealt with (BET-BLINDS, BET-ANTES); errors name ``where``.
+
+    A game has a big blind or an ante: with no blinds at all it is an ante-only game
+    (000 §19a), whose smallest bet is the ante (:func:`smallest_bet`).
+
+    >>> check_forced_bets(0, 0, 25, 0, "level")
+    >>> check_forced_bets(5, 0, 25, 0, "level")
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: level: a small blind needs a big blind (ante-only: both blinds 0)
+    """
+    for name, v in (("small blind", small_blind), ("big blind", big_blind), ("ante", ante),
+                    ("big blind ante", big_blind_ante)):
+        whole(v, f"{where} ({name})", low=0)
+    if big_blind == 0 and small_blind:
+        raise InputError(where, "a small blind needs a big blind (ante-only: both blinds 0)")
+    if big_blind == 0 and big_blind_ante:
+        raise InputError(where, "a big blind ante needs a big blind (ante-only: use the ante)")
+    if big_blind == 0 and ante == 0:
+        raise InputError(where, "a game needs a big blind or an ante to play for")
+
+
+def smallest_bet(table: TableState) -> int:
+    """BET-NL-MIN: a bet is at least the big blind (000 §8); in an ante-only game, the ante."""
+    return table.big_blind or table.ante
 
 
 def _check_seat(seat: int, stack: int) -> None:
@@ -141,12 +171,13 @@ def positions(table: TableState) -> tuple[int, int, bool, int]:
         sb_posts = sb_pos in playing and sb_pos != bb
         button = table.small_blind_seat or table.button
         return button, sb_pos, sb_posts, bb
-    # Moving button: the next player in turn, blinds after it.
+    # Moving button (004): the next active player, the blinds after it; a new player waiting
+    # for the big blind takes it when it comes round to him (TABLE-NEW-PLAYER).
     button = _after(playing, table.button)
     if len(playing) == 2:
-        return button, button, True, _after(playing, button)
+        return button, button, True, _after(in_line, button)
     sb = _after(playing, button)
-    return button, sb, True, _after(playing, sb)
+    return button, sb, True, _after(in_line, sb)
 
 
 def next_hand(table: TableState, hand_id: str = "") -> NextHand:
@@ -165,8 +196,9 @@ def next_hand(table: TableState, hand_id: str = "") -> NextHand:
             blind = table.big_blind  # TABLE-NEW-PLAYER: a big blind at once
         ante = table.ante + (table.big_blind_ante if s.seat == bb else 0)
         seats.append(SeatSetup(s.seat, s.stack, ante, blind, s.name))
+    # An ante-only game bets in units of the ante (BET-NL-MIN: the minimum bet).
     setup = HandSetup(
-        tuple(seats), button, table.structure, small_bet=table.big_blind, big_bet=table.big_bet, hand_id=hand_id
+        tuple(seats), button, table.structure, small_bet=smallest_bet(table), big_bet=table.big_bet, hand_id=hand_id
     )
     away = [s.seat for s in in_hand if by_seat[s.seat].away]
     # TABLE-AWAY: 000 §31 the away player's hand is dealt and killed; 002 §15.5 it is not dealt.
@@ -175,7 +207,7 @@ def next_hand(table: TableState, hand_id: str = "") -> NextHand:
     )
     return NextHand(
         HandStarted(setup, table.profile), button, sb_pos, sb_posts, bb, dealt,
-        tuple(HandKilled(s, "TABLE-AWAY") for s in away),
+        tuple(HandKilled(s, "TABLE-AWAY", KillReason.AWAY) for s in away),
     )
 
 
@@ -208,17 +240,42 @@ def finish_hand(table: TableState, hand: NextHand, state: HandState) -> TableSta
 
 
 def seat_player(
-    table: TableState, seat: int, stack: int, name: str = "", *, post_now: bool = False
+    table: TableState, seat: int, stack: int, name: str = "", *, post_now: bool = False, moved: bool = False
 ) -> TableState:
-    """A new player sits down between hands: posts a big blind at once or waits for it (TABLE-NEW-PLAYER)."""
+    """A new player sits down between hands: posts a big blind at once or waits for it (TABLE-NEW-PLAYER).
+
+    A player ``moved`` from another table takes the seat's position at once, blinds included
+    (000 §52), never between the small blind and the button (§53, TABLE-MOVE).
+    """
     _check_seat(seat, stack)
     if stack < 1:
         raise InputError("stack", "a new player needs chips")
     if table.seat(seat) is not None:
         raise InputError("seat", f"seat {seat} is taken")
-    waiting = table.hands_played > 0 and not post_now
+    if moved and table.hands_played > 0:
+        playing = dataclasses.replace(table, seats=tuple(sorted(
+            (*table.seats, TableSeat(seat, stack, name)), key=lambda s: s.seat)))
+        button, sb, _, _ = positions(playing)
+        if button != sb and _between(button, sb, seat):
+            raise RuleViolation("TABLE-MOVE", f"seat {seat} is between the button (seat {button}) and the small "
+                                f"blind (seat {sb}): a moved player may not sit there this hand (000 §53)")
+    waiting = table.hands_played > 0 and not post_now and not moved
     new = TableSeat(seat, stack, name, waiting=waiting, post_now=post_now and table.hands_played > 0)
     return dataclasses.replace(table, seats=tuple(sorted((*table.seats, new), key=lambda s: s.seat)))
+
+
+def _between(after: int, before: int, seat: int) -> bool:
+    """Is ``seat`` clockwise strictly after ``after`` and before ``before``?"""
+    if after < before:
+        return after < seat < before
+    return seat > after or seat < before
+
+
+def remove_player(table: TableState, seat: int) -> TableState:
+    """A player leaves the table between hands (their chips go with them)."""
+    if table.seat(seat) is None:
+        raise InputError("seat", f"nobody sits in seat {seat}")
+    return dataclasses.replace(table, seats=tuple(x for x in table.seats if x.seat != seat))
 
 
 def set_away(table: TableState, seat: int, away: bool) -> TableState:
@@ -246,9 +303,9 @@ def add_chips(table: TableState, seat: int, amount: int) -> TableState:
 def set_level(
     table: TableState, small_blind: int, big_blind: int, ante: int = 0, big_blind_ante: int = 0, big_bet: int = 0
 ) -> TableState:
-    """New blinds from the next hand on (TABLE-LEVELS)."""
-    if small_blind < 0 or big_blind < 1 or ante < 0 or big_blind_ante < 0 or big_bet < 0:
-        raise InputError("level", "blinds and antes must be whole numbers (big blind at least 1)")
+    """New blinds from the next hand on (TABLE-LEVELS); an ante-only level has both blinds 0."""
+    check_forced_bets(small_blind, big_blind, ante, big_blind_ante, "level")
+    whole(big_bet, "level (big bet)", low=0)
     return dataclasses.replace(
         table, small_blind=small_blind, big_blind=big_blind, ante=ante, big_blind_ante=big_blind_ante, big_bet=big_bet
     )

@@ -3,9 +3,16 @@
 A :class:`Problem` never stops an adapter: it is told to the runtime (and the
 dashboard) and the adapter carries on with the next input.
 
->>> p = Problem(Reason.BAD_CHECKSUM, "frame '$1,HB,5*00': checksum 00, computed 7A", "shoe:serial", 1200, seq=1)
->>> p.to_dict()["reason"]
-'bad checksum'
+A problem has two texts. ``detail`` says what happened and where (a frame
+number, a byte count) and is shown to the dealer; it never holds anything the
+shoe or the camera sent, since a damaged frame may still name a hole card.
+``secret`` holds that material (the bytes, the card field, a tag id) for the
+producer's view and the log only.
+
+>>> p = Problem(Reason.BAD_CHECKSUM, "frame 1 (15 bytes): checksum does not match", "shoe:serial", 1200, seq=1,
+...             secret="b'1,DRAW,5,Ah*00': checksum 00, computed 7A")
+>>> p.to_dict()["reason"], "Ah" in p.detail
+('bad checksum', False)
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ class Reason(enum.Enum):
     DISCONNECT = "disconnect"
     SHOE_FAULT = "shoe fault"
     SHOE_RESTARTED = "shoe restarted"
+    STRAY = "stray frame"  # did not fit the shoe's numbering and was not confirmed by the next frame
     UNREGISTERED_TAG = "unregistered tag"
     DOUBLE_DRAW = "possible double draw"
     SENSOR_FAULT = "sensor fault"
@@ -44,12 +52,15 @@ class Problem:
     source: str
     ts_ms: int
     seq: int | None = None
+    secret: str = ""  # what the device sent (may name a card): producer view and log only
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": "problem", "reason": self.reason.value, "detail": self.detail,
                                "source": self.source, "ts_ms": self.ts_ms}
         if self.seq is not None:
             out["seq"] = self.seq
+        if self.secret:
+            out["secret"] = self.secret
         return out
 
 

@@ -169,7 +169,7 @@ class SerialShoe:
                     pause = self.backoff_s[0]
             except Exception as exc:  # a bug here must cost a reconnect, not the shoe
                 log.exception("serial shoe reader")
-                self._problem(Reason.SHOE_FAULT, f"reader error, reopening the port: {exc!r}")
+                self._problem(Reason.SHOE_FAULT, "reader error, reopening the port", secret=repr(exc))
             finally:
                 self._port = None
                 try:
@@ -200,9 +200,9 @@ class SerialShoe:
                         last_frame = now
                         spoke = True
                         self.frames += 1
-                        self._apply(port, self._sequence(item, now), now)
+                        self._apply(port, self.sequencer.accept(item, now), now)
                     elif isinstance(item, dps1.Issue):
-                        self._problem(item.reason, item.detail, item.seq)
+                        self._problem(item.reason, item.detail, item.seq, item.secret)
             self._apply(port, self.sequencer.tick(now), now)
             silent = now - last_frame
             if silent >= self.heartbeat_timeout_ms:
@@ -214,20 +214,6 @@ class SerialShoe:
                     if not self._write(port, dps1.encode_command("HELLO?")):
                         return spoke
         return spoke
-
-    def _sequence(self, frame: dps1.Frame, now: int) -> Step:
-        nxt = self.sequencer.next_seq
-        # The shoe says HELLO at power-up and when asked, with its current number; one
-        # numbered before what we expect, and not a frame we asked for again, is a shoe
-        # that started over, not a gap to fill.
-        if (frame.kind == "HELLO" and nxt is not None and dps1.seq_after(nxt, frame.seq) < 0
-                and not self.sequencer.knows(frame.seq)):
-            step = self.sequencer.rebase(frame, now)
-            step.issues.insert(0, dps1.Issue(Reason.SHOE_RESTARTED,
-                                             f"the shoe started over (expected frame {nxt}, got HELLO {frame.seq})",
-                                             frame.seq))
-            return step
-        return self.sequencer.accept(frame, now)
 
     def _write(self, port: serial.Serial, data: bytes) -> bool:
         try:
@@ -241,7 +227,7 @@ class SerialShoe:
         for issue in step.issues:
             if issue.reason is Reason.SHOE_RESTARTED:
                 self._offset = None  # the shoe's clock started over too
-            self._problem(issue.reason, issue.detail, issue.seq)
+            self._problem(issue.reason, issue.detail, issue.seq, issue.secret)
         for command in step.send:
             self._write(port, command)
         for frame in step.deliver:
@@ -262,23 +248,22 @@ class SerialShoe:
         try:
             msg = dps1.interpret(frame)
         except dps1.FrameError as exc:
-            self._problem(exc.reason, str(exc), frame.seq)
+            self._problem(exc.reason, str(exc), frame.seq, exc.secret)
             return
         if isinstance(msg, dps1.Hello):
             self.shoe_id, self.firmware = msg.shoe_id, msg.firmware
         if self._state is not LinkState.CONNECTED:
-            self._set_state(LinkState.CONNECTED, f"shoe {self.shoe_id or '?'} speaking")
+            self._set_state(LinkState.CONNECTED, "the shoe is speaking")
         deliver(self.on_message, msg, self.source)
         if isinstance(msg, dps1.Draw):
             card = self.card_of(msg)
             if card is None and msg.card.startswith("U:"):
                 why = "no deck is registered" if self.registration is None else "not in the deck registration"
-                self._problem(Reason.UNREGISTERED_TAG, f"tag {msg.card} ({why}); counted as an unread card", msg.seq)
+                self._problem(Reason.UNREGISTERED_TAG, f"DRAW frame {msg.seq}: a tag, but {why}; counted as an unread card",
+                              msg.seq, f"tag {msg.card}")
             deliver(self.on_observation, ShoeDraw(card, self.source, ts_ms), self.source)
         elif isinstance(msg, dps1.Fault):
-            reason = _FAULT_REASONS.get(msg.code, Reason.SHOE_FAULT)
-            extra = (" " + ",".join(msg.extra)) if msg.extra else ""
-            self._problem(reason, f"the shoe reports {msg.code}{extra} at {msg.ms} ms", msg.seq)
+            self._fault(msg)
 
     def card_of(self, draw: dps1.Draw) -> Card | None:
         """The card of a draw: printed, looked up by tag, or None (unread or unknown tag)."""
@@ -289,5 +274,13 @@ class SerialShoe:
             return self.registration.card_for(token) if self.registration else None
         return Card.parse(token)
 
-    def _problem(self, reason: Reason, detail: str, seq: int | None = None) -> None:
-        deliver(self.on_problem, Problem(reason, detail, self.source, self.clock_ms(), seq), self.source)
+    def _fault(self, msg: dps1.Fault) -> None:
+        reason = _FAULT_REASONS.get(msg.code, Reason.SHOE_FAULT)
+        # The code is free text from the shoe: shown only when it cannot be read as a card.
+        code = "a code" if dps1.may_name_a_card(msg.code) else msg.code
+        extra = f" ({len(msg.extra)} detail field(s) in the producer view)" if msg.extra else ""
+        secret = ",".join((msg.code, *msg.extra)) if msg.extra or code != msg.code else ""
+        self._problem(reason, f"FAULT frame {msg.seq}: the shoe reports {code} at {msg.ms} ms{extra}", msg.seq, secret)
+
+    def _problem(self, reason: Reason, detail: str, seq: int | None = None, secret: str = "") -> None:
+        deliver(self.on_problem, Problem(reason, detail, self.source, self.clock_ms(), seq, secret), self.source)

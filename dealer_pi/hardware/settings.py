@@ -20,12 +20,15 @@ from dealer_pi.config import Config, ShoeSection
 from .controls import BUZZER_KINDS, LED_KINDS
 from .deck import DeckRegistration, RegistrationError
 
-SHOE_KINDS = ("none", "gpio", "serial", "virtual")
+SHOE_KINDS = ("none", "gpio", "serial")
 BCM_PINS = range(2, 28)  # GPIO2..GPIO27 on the 40-pin header
 
 
 def _check_shoe(shoe: ShoeSection, base_dir: Path, out: list[tuple[str, str]]) -> None:
-    if shoe.kind not in SHOE_KINDS:
+    if shoe.kind == "virtual":
+        out.append(("shoe.kind", "a virtual shoe is not served from the config: run `dealer-pi shoe virtual --link "
+                                 "PATH` and set kind = \"serial\" with port = that PATH (or try `dealer-pi demo`)"))
+    elif shoe.kind not in SHOE_KINDS:
         out.append(("shoe.kind", f"must be one of {', '.join(SHOE_KINDS)}, got {shoe.kind!r}"))
     if shoe.kind == "serial" and not shoe.port and not (shoe.usb_vid and shoe.usb_pid):
         out.append(("shoe.port", "a serial shoe needs a port, or usb_vid and usb_pid to find it"))

@@ -43,7 +43,7 @@ def pattern_for(alerts: list[dict[str, Any]]) -> str:
 
 def _problem_sink(runtime: Runtime) -> Callable[[Problem], None]:
     def sink(p: Problem) -> None:
-        runtime.report(p.source, f"{p.reason.value}: {p.detail}")
+        runtime.report(p.source, f"{p.reason.value}: {p.detail}", secret=p.secret)
     return sink
 
 
@@ -160,10 +160,9 @@ def attach_camera(
     """
     import threading
 
+    from dealer_pi.vision.examples import ExampleStore, examples_dir
     from dealer_pi.vision.pipeline import pipeline_from_config
     from dealer_pi.vision.sources import open_source, pump
-
-    from dealer_pi.vision.examples import ExampleStore, examples_dir
 
     from .teacher import TableTeacher
 

@@ -22,17 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from dealer_pi.engine.errors import InputError
+from dealer_pi.engine.validate import flag, is_number, whole
 
-ACTIONS = ("set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop")
+ACTIONS = ("set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop",
+           "sync")
 DEFAULT_SHOT_S = 30  # 002 §13: 30 seconds once the clock is called
-
-
-def _whole(value: object, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(where, f"must be a whole number, got {value!r}")
-    if not low <= value <= high:
-        raise InputError(where, f"must be from {low} to {high}, got {value}")
-    return value
 
 
 def check_level(data: object, where: str) -> dict[str, Any]:
@@ -45,17 +39,15 @@ def check_level(data: object, where: str) -> dict[str, Any]:
     for key in ("small_blind", "big_blind", "minutes"):
         if key not in data:
             raise InputError(f"{where}.{key}", "is required")
-    sb = _whole(data["small_blind"], f"{where}.small_blind", 0, 10**9)
-    bb = _whole(data["big_blind"], f"{where}.big_blind", 1, 10**9)
+    sb = whole(data["small_blind"], f"{where}.small_blind", low=0, high=10**9)
+    bb = whole(data["big_blind"], f"{where}.big_blind", low=1, high=10**9)
     if sb > bb:
         raise InputError(f"{where}.small_blind", f"must not be above the big blind ({bb})")
-    ante = _whole(data.get("ante", 0), f"{where}.ante", 0, 10**9)
+    ante = whole(data.get("ante", 0), f"{where}.ante", low=0, high=10**9)
     minutes = data["minutes"]
-    if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 < minutes <= 24 * 60:
+    if not is_number(minutes) or not 0 < minutes <= 24 * 60:
         raise InputError(f"{where}.minutes", f"must be a number of minutes above 0 and at most 1440, got {minutes!r}")
-    brk = data.get("break", False)
-    if not isinstance(brk, bool):
-        raise InputError(f"{where}.break", "must be true or false")
+    brk = flag(data.get("break", False), f"{where}.break")
     return {"small_blind": sb, "big_blind": bb, "ante": ante, "minutes": minutes, "break": brk}
 
 
@@ -70,6 +62,7 @@ def check_command(data: object, where: str = "body") -> dict[str, Any]:
         "set_levels": {"levels"},
         "set_level": {"level"},
         "shot_clock": {"seat", "seconds"},
+        "sync": {"levels", "level", "running", "remaining_ms"},
     }.get(action, set())
     unknown = set(data) - allowed
     if unknown:
@@ -85,12 +78,31 @@ def check_command(data: object, where: str = "body") -> dict[str, Any]:
     elif action == "set_level":
         if "level" not in data:
             raise InputError(f"{where}.level", "is required")
-        out["level"] = _whole(data["level"], f"{where}.level", 1, 200)
+        out["level"] = whole(data["level"], f"{where}.level", low=1, high=200)
+    elif action == "sync":
+        out.update(_check_sync(data, where))
     elif action == "shot_clock":
         if data.get("seat") is not None:
-            out["seat"] = _whole(data["seat"], f"{where}.seat", 1, 10)
-        out["seconds"] = _whole(data.get("seconds", DEFAULT_SHOT_S), f"{where}.seconds", 1, 600)
+            out["seat"] = whole(data["seat"], f"{where}.seat", low=1, high=10)
+        out["seconds"] = whole(data.get("seconds", DEFAULT_SHOT_S), f"{where}.seconds", low=1, high=600)
     return out
+
+
+def _check_sync(data: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The floor's clock (TABLE-LEVELS: one clock for the room): levels, level (1-based, 0 with
+    none), running and the time left in the level."""
+    levels = data.get("levels")
+    if not isinstance(levels, list) or len(levels) > 200:
+        raise InputError(f"{where}.levels", "must be a list of at most 200 levels")
+    checked = [check_level(lv, f"{where}.levels[{i}]") for i, lv in enumerate(levels)]
+    level = whole(data.get("level"), f"{where}.level", low=1 if checked else 0, high=len(checked))
+    running = data.get("running")
+    if not isinstance(running, bool):
+        raise InputError(f"{where}.running", "must be true or false")
+    left = data.get("remaining_ms")
+    if checked:
+        left = whole(left, f"{where}.remaining_ms", low=0, high=int(checked[level - 1]["minutes"] * 60_000))
+    return {"levels": checked, "level": level, "running": running and bool(checked), "remaining_ms": left}
 
 
 @dataclass
@@ -143,6 +155,12 @@ class TableClock:
             self.shot = {"seat": cmd.get("seat"), "seconds": cmd["seconds"], "ends_at_ms": now_ms + cmd["seconds"] * 1000}
         elif action == "shot_clock_stop":
             self.shot = None
+        elif action == "sync":
+            self.levels = [dict(lv) for lv in cmd["levels"]]
+            self.index = max(0, cmd["level"] - 1)
+            self.running = cmd["running"]
+            self.spent_ms = self._length(self.index) - cmd["remaining_ms"] if self.levels else 0
+            self.since_ms = now_ms
 
     def current_level(self, now_ms: int) -> dict[str, Any] | None:
         return dict(self.levels[self._position(now_ms)[0]]) if self.levels else None

@@ -10,7 +10,9 @@ history is then written by the engine's own PHH writer, and kept only if
 replaying it gives the final stacks the table really had, so an exported file
 is one that ``dealer-pi replay`` accepts.
 
-A hand voided by a misdeal cannot be written in PHH; it is in the JSON export.
+Every hand that ended is exported with how it ended (``result``: played,
+misdeal or voided, and ``why``). A voided hand cannot be written in PHH; it is
+in the JSON export.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any, Iterator
 
 from dealer_pi.engine.errors import EngineError
 from dealer_pi.engine.events import (
-    ActionTaken, BoardDealt, Entry, HandMucked, HandShown, HandStarted, HoleCardsDealt, event_from_dict,
+    ActionTaken, BoardDealt, Entry, HandKilled, HandMucked, HandShown, HandStarted, HoleCardsDealt, event_from_dict,
 )
 from dealer_pi.engine.observations import ActionKind, observation_from_dict
 from dealer_pi.engine.phh import HandHistory, to_phh
@@ -28,7 +30,7 @@ from dealer_pi.engine.phh_replay import hand_to_phh, replay_history
 from dealer_pi.engine.state import HandState
 
 from .journal import Journal
-from .table import Table
+from .table import Table, hand_result
 
 
 @dataclass
@@ -39,6 +41,8 @@ class ExportedHand:
     history: HandHistory | None = None
     problem: str = ""  # why there is no PHH history
     misdeal: bool = False
+    result: str = "played"  # played | misdeal | voided (by a new setup)
+    why: str = ""
 
     def phh(self) -> str:
         assert self.history is not None
@@ -48,6 +52,8 @@ class ExportedHand:
         return {
             "hand": self.hand,
             "misdeal": self.misdeal,
+            "result": self.result,
+            "why": self.why,
             "started_ms": self.events[0]["ts_ms"] if self.events else None,
             "ended_ms": self.events[-1]["ts_ms"] if self.events else None,
             "observations": self.observations,
@@ -102,10 +108,21 @@ class _HandLog:
             if not n:
                 return
 
+    def drop_last_action(self, seat: int) -> None:
+        """Forget the last betting action of ``seat`` (it is being made again)."""
+        for at in sorted(self.by_obs, reverse=True):
+            entries = self.by_obs[at]
+            for k in range(len(entries) - 1, -1, -1):
+                e = entries[k]
+                if isinstance(e, ActionTaken) and e.seat == seat:
+                    del entries[k]
+                    return
+
     def finish(self) -> ExportedHand:
         out = self.out
+        out.result, out.why = hand_result(e["event"] for e in out.events)
         if out.misdeal:
-            out.problem = "voided by a misdeal: PHH cannot record it"
+            out.problem = f"{out.why}: PHH cannot record a void hand"
             return out
         entries: list[Entry] = [self.started]
         for at in sorted(self.by_obs):
@@ -152,6 +169,7 @@ def export_hands(journal: Journal) -> Iterator[ExportedHand]:
             log.take_back_board(taken_back)
             log.by_obs.setdefault(at, []).extend(new)
         stored_by_id = iter(events)
+        killed: int | None = None  # a dead hand's fold is the kill itself, not an action
         for ev, hand in tagged:
             record = next(stored_by_id, None)
             kind = ev.get("type")
@@ -161,7 +179,16 @@ def export_hands(journal: Journal) -> Iterator[ExportedHand]:
                 continue
             if record is not None:
                 log.out.events.append(record)
-            if kind == "bet_placed":
+            if kind == "hand_killed":
+                dead = event_from_dict(ev)
+                if isinstance(dead, HandKilled):
+                    log.by_obs.setdefault(at, []).append(dead)
+                    killed = dead.seat
+            elif kind == "bet_placed" and ev["seat"] == killed and ev["action"] == "fold":
+                killed = None
+            elif kind == "bet_placed":
+                if ev.get("amends"):  # a raise made again by its one additional motion (000 §7)
+                    log.drop_last_action(ev["seat"])
                 log.by_obs.setdefault(at, []).append(ActionTaken(ev["seat"], ActionKind(ev["action"]), ev["to"]))
             elif kind == "entry_undone":
                 log.by_obs.pop(int(ev["undone"]), None)

@@ -9,7 +9,8 @@ the journal (nothing is lost, the journal has every event).
 The public view is a delayed copy: a batch is held back until ``delay_s`` has
 passed since it was journaled, and only then is it formatted and published,
 together with the state of that moment. Before that, the public view simply
-does not have it.
+does not have it. With ``hole_cards_after_hand`` (a delay too short to be safe
+on its own) the released copy shows no hole card until its hand is over.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Deque
 
-from .views import VIEWS
+from .views import VIEWS, redact_event, redact_notice
 
 
 def sse(kind: str, data: dict[str, Any], event_id: int | None = None) -> bytes:
@@ -103,6 +104,7 @@ class Batch:
     table: dict[str, Any]  # snapshot(secrets=False) after the entry
     hole_cards: dict[str, Any]  # the secrets after the entry
     setup: dict[str, Any]
+    extras: dict[str, Any] = field(default_factory=dict)  # the stream's ticker and equity question
 
 
 @dataclass
@@ -123,8 +125,10 @@ class Publisher:
     delay_s: float
     render: Callable[[str, Batch], list[tuple[str, int | None, dict[str, Any]]]]
     now_ms: Callable[[], int] = field(default=lambda: int(time.time() * 1000))
+    secure: bool = False  # web.secure_delay: the producer's live view waits for the delay too
     channels: dict[str, Channel] = field(default_factory=lambda: {v: Channel() for v in VIEWS})
     public_batch: Batch | None = None
+    hole_cards_after_hand: bool = False  # the public copy shows hole cards only once the hand is over
 
     def __post_init__(self) -> None:
         self._held: Deque[_Held] = collections.deque()
@@ -149,10 +153,15 @@ class Publisher:
         with self._cond:
             self._cond.notify_all()
 
+    @property
+    def delayed_views(self) -> tuple[str, ...]:
+        return ("live", "public") if self.secure else ("public",)
+
     def publish(self, batch: Batch) -> None:
         """Called by the engine thread once the batch is durable in the journal."""
         for view in ("dealer", "live"):
-            self.channels[view].publish(self.render(view, batch))
+            if view not in self.delayed_views:
+                self.channels[view].publish(self.render(view, batch))
         self.hold(batch)
 
     def hold(self, batch: Batch) -> None:
@@ -165,22 +174,39 @@ class Publisher:
         """The public state at start-up: the last batch already older than the delay."""
         if batch is not None:
             self.public_batch = batch
-            self.channels["public"].publish(self.render("public", batch))
+            for view in self.delayed_views:
+                self.channels[view].publish(self.render(view, batch))
+
+    def for_public(self, batch: Batch) -> Batch:
+        """The batch as the public view shows it once its delay has passed (``render`` and the
+        snapshot ask for it): with ``hole_cards_after_hand``, no hole card while its hand runs."""
+        if not self.hole_cards_after_hand:
+            return batch
+        over = (batch.table.get("hand") or {}).get("phase") == "complete"
+        events = [dict(ev, event=redact_event(ev["event"], "dealer")) for ev in batch.events]
+        if over:
+            return dataclasses.replace(batch, events=events)
+        # Equities are as secret as the hole cards they come from: none while the hand runs either.
+        extras = dict(batch.extras, equity_question=None) if batch.extras else batch.extras
+        return dataclasses.replace(batch, events=events, hole_cards={}, extras=extras)
 
     def refresh(self, views: tuple[str, ...] = VIEWS, live: Batch | None = None) -> None:
         """Re-send the state (clock or devices changed): the live views from ``live``, the public
         view from the last released batch."""
         for view in views:
-            batch = self.public_batch if view == "public" else live
+            batch = self.public_batch if view in self.delayed_views else live
             if batch is None:
                 continue
             items = [it for it in self.render(view, dataclasses.replace(batch, events=[])) if it[0] == "state"]
             self.channels[view].publish(items)
 
     def notice(self, data: dict[str, Any]) -> None:
-        """A rejected device input: told at once to the dealer and producer (never journaled)."""
+        """A rejected device input: told at once to the dealer and producer (never journaled), each
+        as its view may see it (the dealer's copy names no card)."""
         for view in ("dealer", "live"):
-            self.channels[view].publish([("notice", None, data)])
+            shown = redact_notice(data, view)
+            if shown is not None:
+                self.channels[view].publish([("notice", None, shown)])
 
     def _release_loop(self) -> None:
         while True:
@@ -196,5 +222,8 @@ class Publisher:
                     self._cond.wait(min(max(wait, 0.001), 1.0))
                     continue
             for batch in due:
+                # Rendered first, so that the snapshot endpoint never runs ahead of the stream.
+                items = {view: self.render(view, batch) for view in self.delayed_views}
                 self.public_batch = batch
-                self.channels["public"].publish(self.render("public", batch))
+                for view, rendered in items.items():
+                    self.channels[view].publish(rendered)

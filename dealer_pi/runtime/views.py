@@ -84,6 +84,15 @@ def _walk(node: Any, view: str) -> Any:
     return out
 
 
+def scrub_cards(text: str) -> str:
+    """A text with every card name replaced (the floor's alerts name no card at all).
+
+    >>> scrub_cards("Ah exposed: Ah goes to the burn")
+    'a card exposed: a card goes to the burn'
+    """
+    return _CARD_NAME.sub("a card", text)
+
+
 def redact_event(event: dict[str, Any], view: str) -> dict[str, Any]:
     """An engine event's JSON form as ``view`` may see it (a new dict; the input is untouched)."""
     if view not in VIEWS:
@@ -96,6 +105,44 @@ def redact_state(table: dict[str, Any] | None, view: str) -> dict[str, Any] | No
     return None if table is None else redact_event(table, view)
 
 
+# What a card or an RFID tag looks like inside free text (an engine refusal, a device message).
+_CARD_TEXT: Final = re.compile(r"\b(?:10|[2-9TJQKA])[cdhs]\b|\b[Uu]:[0-9A-Fa-f]{4,}\b|b'[^']*'|b\"[^\"]*\"")
+
+
+def scrub_cards(text: str) -> str:
+    """``text`` with every card name, tag id and quoted bytes replaced (a notice shown to the dealer).
+
+    >>> scrub_cards("refused: Kd was already dealt; frame b'11,DRAW,4312,Kd*5D', tag U:04A1B2C3")
+    'refused: a card was already dealt; frame (bytes withheld), tag a tag'
+    """
+    def one(m: re.Match[str]) -> str:
+        t = m.group(0)
+        return "(bytes withheld)" if t.startswith("b") else "a tag" if t[:2].upper() == "U:" else "a card"
+    return _CARD_TEXT.sub(one, text)
+
+
+def redact_notice(notice: dict[str, Any], view: str) -> dict[str, Any] | None:
+    """A device notice as ``view`` may see it: the producer gets it whole, the dealer without
+    its ``secret`` (what the device sent) and with no card named, the public not at all."""
+    if view == "live":
+        return dict(notice)
+    if view != "dealer":
+        return None
+    out = {k: v for k, v in notice.items() if k != "secret"}
+    out["message"] = scrub_cards(str(out.get("message", "")))
+    return out
+
+
 def has_hole_cards(event: dict[str, Any]) -> bool:
-    """Whether an event as journaled shows a hole card (for the audit log)."""
+    """Whether an event as sent shows a hole card (for the audit log)."""
     return event.get("type") in _HOLE_EVENTS and any(c is not None for c in event.get("cards") or ())
+
+
+def state_has_hole_cards(state: dict[str, Any]) -> bool:
+    """Whether a state message as sent shows a hole card (for the audit log).
+
+    >>> state_has_hole_cards({"hole_cards": {"3": ["Ah", None]}}), state_has_hole_cards({"hole_cards": {"3": [None]}})
+    (True, False)
+    """
+    holes = state.get("hole_cards") or {}
+    return any(c is not None for cards in holes.values() for c in (cards or ()))

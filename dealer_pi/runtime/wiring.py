@@ -15,11 +15,14 @@ from .engine_thread import Runtime
 log = logging.getLogger("dealer_pi.wiring")
 
 
-def default_setup(config: Config) -> dict[str, Any]:
-    """The setup a brand-new journal starts from, until the dealer enters the real one on /setup."""
+def default_setup(config: Config, base_dir: Path = Path(".")) -> dict[str, Any]:
+    """What the setup page offers on a brand-new journal, until the dealer enters the real table.
+
+    ``table.profile_file`` (relative to the config's folder) gives the profile and its overrides.
+    """
     t = config.table
     seats = max(2, min(t.seats, 10))
-    return {
+    out: dict[str, Any] = {
         "profile": t.profile,
         "structure": t.structure,
         "blinds": [t.small_blind, t.big_blind],
@@ -27,6 +30,11 @@ def default_setup(config: Config) -> dict[str, Any]:
         "seats": {str(s): 100 * t.big_blind for s in range(1, seats + 1)},
         "button": 1,
     }
+    if t.profile_file:
+        from dealer_pi.profile_file import read_profile_file
+
+        out["profile"], out["overrides"] = read_profile_file(resolve(base_dir, t.profile_file))
+    return out
 
 
 def resolve(base: Path, path: str) -> Path:
@@ -54,10 +62,20 @@ class Assistant:
         cls, config: Config, base_dir: Path, host: str | None = None, port: int | None = None,
         setup: dict[str, Any] | None = None, attach: bool = True,
     ) -> "Assistant":
+        from dealer_pi.floor.settings import table_link_settings
+
+        link_settings = table_link_settings(config, base_dir)  # ConfigError names a bad [floor] key
+        # A fresh journal waits for the dealer's setup (no hand before there is a table); the
+        # config's table section only fills the setup page in until then.
         runtime = Runtime(
-            resolve(base_dir, config.journal.path), setup or default_setup(config),
-            stream_delay_s=config.web.stream_delay_s,
+            resolve(base_dir, config.journal.path), setup, stream_delay_s=config.web.stream_delay_s,
+            secure_delay=config.web.secure_delay, proposed_setup=default_setup(config, base_dir),
+            public_hole_cards_after_hand=config.web.public_hole_cards == "after-hand",
         )
+        if link_settings is not None:
+            from dealer_pi.floor.table_side import TableFloor
+
+            runtime.floor = TableFloor(link_settings.room, link_settings.table_id)
         runtime.start()
         try:
             assistant = cls(config, runtime, host or config.web.host, port if port is not None else config.web.port,
@@ -65,6 +83,12 @@ class Assistant:
         except BaseException:
             runtime.stop()  # a bad token pair or a busy port: leave nothing running behind
             raise
+        if link_settings is not None:
+            from dealer_pi.floor.link import TableLink
+            from dealer_pi.floor.table_api import attach_floor_api
+
+            attach_floor_api(assistant.app)
+            assistant.on_stop(TableLink(runtime, link_settings, runtime.floor).start().stop)
         if attach:
             from .attach import attach_devices
 
@@ -96,6 +120,7 @@ class Assistant:
     def stop(self) -> None:
         if self._stopped.is_set():
             return
+        self.server.stop_accepting()  # no new request from here on; those being served finish
         for fn in reversed(self._stoppers):
             try:
                 fn()

@@ -12,6 +12,13 @@ index of the observation that shows it and the alert the monitor owes. The
 simulated dealer then does what the rule asks (declares the misdeal and
 redeals, or carries out the correction), so the hands go on.
 
+A table can be played along: give it ``decide``, asked at every betting
+decision once everything before it has been handed out. It answers with the
+action the real table already took for that seat (a visitor's tap on the
+tablet: applied, not reported again), ``UNDONE`` (the last action was taken
+back: the seat before decides again), or None (the bot decides). Without it
+the same seed gives the same observations.
+
 >>> sim = Simulator(seed=7, hands_per_table=3)
 >>> table = next(sim.tables(3))
 >>> obs = list(table.observations())
@@ -22,13 +29,13 @@ redeals, or carries out the correction), so the hands go on.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from dealer_pi.engine.cards import FULL_DECK, Card
 from dealer_pi.engine.events import ActionTaken, BoardDealt, Entry, HandShown
 from dealer_pi.engine.hand import apply, start_hand
-from dealer_pi.engine.legal import legal_actions
+from dealer_pi.engine.legal import LegalActions, legal_actions
 from dealer_pi.engine.observations import (
     ActionKind,
     CardLeft,
@@ -41,7 +48,7 @@ from dealer_pi.engine.observations import (
     Zone,
 )
 from dealer_pi.engine.state import HandState, Phase
-from dealer_pi.engine.table import NextHand, finish_hand, new_table, next_hand
+from dealer_pi.engine.table import NextHand, finish_hand, new_table, next_hand, set_away
 from dealer_pi.engine.table_session import TableSetup
 
 from .faults import Fault, expected_alert
@@ -68,6 +75,15 @@ class _Misdeal(Exception):
     """The dealer stops the hand: it is redealt."""
 
 
+class OffScript(Exception):
+    """The real table went where the simulated one cannot follow (an entry it cannot take back)."""
+
+
+UNDONE = "undone"  # what ``decide`` answers when the table took the last action back
+Decision = PlayerAction | str | None
+Decider = Callable[[HandState, LegalActions], Decision]
+
+
 @dataclass
 class SimTable:
     """One table session: its setup and its observations, produced lazily."""
@@ -81,6 +97,7 @@ class SimTable:
     injections: list[Injection] = field(default_factory=list)
     played: int = 0  # hands finished so far (a misdeal's redeal is the same hand)
     unseen: dict[int, Zone] = field(default_factory=dict)  # a draw's index -> where its card went unseen
+    decide: Decider | None = field(default=None, repr=False, compare=False)
 
     def observations(self) -> Iterator[Observation]:
         """Every observation of every hand, one at a time (a demo can pace them)."""
@@ -92,6 +109,8 @@ class SimTable:
         sb, bb = self.setup.blinds
         table = new_table(self.setup.seats, sb, bb, button=self.setup.button, ante=self.setup.ante,
                           structure=self.setup.structure, profile=self._profile)
+        for seat in self.setup.away:  # TABLE-AWAY: dealt and killed, blinds still taken
+            table = set_away(table, seat, True)
         for h in range(self.hands):
             if h:
                 yield self._emit(DealerDeclaration(Declaration.NEW_HAND))
@@ -101,11 +120,10 @@ class SimTable:
                 self._deals += 1
                 nh = next_hand(table)
                 try:
-                    final = self._hand(nh, redeal)
+                    final = yield from self._hand(nh, redeal)
                 except _Misdeal:
                     final = None
-                for o in self._out:
-                    yield self._emit(o)
+                yield from self._flush()
                 if final is not None:
                     self.played += 1
                     break
@@ -119,6 +137,12 @@ class SimTable:
     def _emit(self, o: Observation) -> Observation:
         self._count += 1
         return o
+
+    def _flush(self) -> Iterator[Observation]:
+        """Hand out what is waiting, so that a decision taken next sees the table after it."""
+        out, self._out = self._out, []
+        for o in out:
+            yield self._emit(o)
 
     def _at(self) -> int:
         """Index the next observation put in ``_out`` will have."""
@@ -157,8 +181,11 @@ class SimTable:
 
     # ------------------------------------------------------------ a hand
 
-    def _hand(self, nh: NextHand, redeal: bool) -> HandState:
+    def _hand(self, nh: NextHand, redeal: bool) -> Generator[Observation, None, HandState]:
         self._st: HandState = start_hand(nh.started.setup, nh.started.profile)
+        self._taken_back: list[HandState] = []  # the state before each action since the last card
+        for killed in nh.killed:
+            self._apply(killed)
         if not redeal:
             self._arm()
         deck = list(FULL_DECK)
@@ -174,7 +201,7 @@ class SimTable:
         self._deal(order)
         while not self._st.is_complete:
             if self._st.phase is Phase.BETTING:
-                self._betting_moment()
+                yield from self._betting_moment()
             elif self._st.phase is Phase.DEALING:
                 self._street()
             else:
@@ -280,11 +307,12 @@ class SimTable:
 
     # ------------------------------------------------------------ betting
 
-    def _betting_moment(self) -> None:
+    def _betting_moment(self) -> Iterator[Observation]:
         st = self._st
         if getattr(self, "_short_at", False):
             self._short_at = False
             at = self._at()
+            yield from self._flush()
             self._act(passive=True)
             self._misdeal_if(self._record(Fault.SHORT_DEAL, at))
             return
@@ -327,13 +355,32 @@ class SimTable:
             self._out.append(CardLeft(BOARD, c))
             self._set_aside = c
             self._early_street = st.street
+        yield from self._flush()
         self._act()
 
+    def _asked(self) -> tuple[LegalActions, PlayerAction | None]:
+        """The seat to act's choices, and what the real table says that seat did, if anything."""
+        while True:
+            la = legal_actions(self._st)
+            assert la is not None
+            answer = self.decide(self._st, la) if self.decide is not None else None
+            if answer != UNDONE:
+                return la, answer if isinstance(answer, PlayerAction) else None
+            if not self._taken_back:
+                raise OffScript("an entry was taken back that the simulated dealer cannot take back")
+            self._st = self._taken_back.pop()
+
     def _act(self, passive: bool = False) -> None:
-        """One bot decision; ``passive``: check or call, so the hand cannot end here."""
+        """One decision: the table's own when ``decide`` reports one, else the bot's;
+        ``passive``: the bot checks or calls, so the hand cannot end here."""
+        la, taken = self._asked()
+        self._taken_back.append(self._st)
+        if taken is not None:
+            self._apply(ActionTaken(la.seat, taken.action, taken.amount))
+            if taken.action is ActionKind.FOLD:
+                self._muck(la.seat)
+            return
         st = self._st
-        la = legal_actions(st)
-        assert la is not None
         rng = self._rng
         r = 0.5 if passive else rng.random()
         amount: int | None = None
@@ -352,8 +399,11 @@ class SimTable:
         self._out.append(PlayerAction(la.seat, kind, amount))
         self._apply(ActionTaken(la.seat, kind, amount))
         if kind is ActionKind.FOLD:
-            self._out.append(CardLeft(Zone("seat", la.seat), None))
-            self._out.append(CardSeen(MUCK, False, None, source="camera"))
+            self._muck(la.seat)
+
+    def _muck(self, seat: int) -> None:
+        self._out.append(CardLeft(Zone("seat", seat), None))
+        self._out.append(CardSeen(MUCK, False, None, source="camera"))
 
     # ------------------------------------------------------------ board
 
@@ -412,6 +462,7 @@ class SimTable:
 
     def _board(self, cards: list[Card]) -> None:
         self._apply(BoardDealt(tuple(cards)))
+        self._taken_back = []  # cards are out: no action before them can be taken back here
 
     def _take_back(self, back: list[Card]) -> None:
         for c in back:
@@ -468,7 +519,11 @@ class Simulator:
             "profile": self.profile, "structure": self.structure, "blinds": list(self.blinds),
             "seats": {str(s): rng.randint(50, 300) * bb for s in seats}, "button": rng.choice(seats),
         })
-        return SimTable(setup, self.hands_per_table, rng.randrange(2**32), self.faults, self.rate, self.shoe_reads)
+        return self.table_from(setup)
+
+    def table_from(self, setup: TableSetup) -> SimTable:
+        """A simulated table going on from ``setup``: its first hand is the one that setup deals."""
+        return SimTable(setup, self.hands_per_table, self.rng.randrange(2**32), self.faults, self.rate, self.shoe_reads)
 
     def tables(self, hands: int) -> Iterator[SimTable]:
         """Tables until ``hands`` hands are played; consume each table before asking for the next."""

@@ -38,6 +38,7 @@ import numpy as np
 from dealer_pi.config import ConfigError
 from dealer_pi.engine.errors import InputError
 from dealer_pi.engine.observations import Zone
+from dealer_pi.engine.validate import is_number
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def default_layout(seats: int = 9) -> Layout:
 
 
 def _point(value: Any, where: str) -> tuple[float, float]:
-    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+    if not (isinstance(value, list) and len(value) == 2 and all(is_number(v) for v in value)):
         raise InputError(where, f"must be [x, y] in millimetres, got {value!r}")
     return float(value[0]), float(value[1])
 
@@ -100,7 +101,7 @@ def layout_from_dict(data: Mapping[str, Any], source: str = "layout") -> Layout:
     if not isinstance(dictionary, str) or not hasattr(cv2.aruco, dictionary):
         problems.append(("dictionary", f"not an ArUco dictionary: {dictionary!r}"))
     marker_mm = data.get("marker_mm", 60.0)
-    if isinstance(marker_mm, bool) or not isinstance(marker_mm, (int, float)) or marker_mm <= 0:
+    if not is_number(marker_mm) or marker_mm <= 0:
         problems.append(("marker_mm", f"must be a positive number, got {marker_mm!r}"))
     markers: dict[int, tuple[float, float]] = {}
     raw_markers = data.get("markers", {})

@@ -9,29 +9,39 @@ it early. Every error is JSON ``{"error": {"kind", "message", "where"?, "rule"?}
 
 from __future__ import annotations
 
-import threading
+import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from flask import Flask, Response, jsonify, render_template, request
+from markupsafe import escape
 from werkzeug.exceptions import HTTPException
 
 from dealer_pi.config import Config
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.observations import observation_from_dict
+from dealer_pi.engine.setup import check_table
+from dealer_pi.engine.table_session import TableSetup
 from dealer_pi.runtime.clock import check_command
 from dealer_pi.runtime.engine_thread import Busy, Runtime
 from dealer_pi.runtime.journal import JournalError
 from dealer_pi.runtime.publisher import sse
-from dealer_pi.runtime.views import ROLE_VIEW, has_hole_cards, redact_event
+from dealer_pi.runtime.views import ROLE_VIEW, has_hole_cards, redact_event, scrub_cards, state_has_hole_cards
 
 from .auth import AuditLog, AuthError, Roles
+from .broadcast_routes import broadcast_blueprint
+from .limits import StreamPlan, StreamSlots
 from .openapi import SPEC
+from .rules import rules_blueprint
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PING_S = 15.0
-API_THREADS = 16
+GONE_CHECK_S = 1.0  # how soon a stream whose client went away gives its slot back
 MAX_BODY = 64 * 1024
+MAX_DEPTH = 32  # JSON nesting; no body the API takes is more than 4 deep
+MAX_ID = 2**63 - 1  # the largest number SQLite keeps: event ids and hand numbers
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 PAGES = {
     "/dealer": ("dealer.html", {"page": "dealer", "live": False}),
@@ -40,6 +50,42 @@ PAGES = {
     "/overlay/live": ("overlay.html", {"page": "overlay", "live": True}),
     "/clock": ("clock.html", {"page": "clock", "live": False}),
 }
+
+
+def check_depth(data: Any) -> None:
+    """Refuse JSON nested deeper than ``MAX_DEPTH`` (walked without recursion).
+
+    >>> check_depth({"a": [[1]]})
+    >>> import json
+    >>> check_depth(json.loads("[" * 40 + "]" * 40))
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: body: is nested more than 32 levels deep
+    """
+    todo = [(data, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise InputError("body", f"is nested more than {MAX_DEPTH} levels deep")
+        if isinstance(node, dict):
+            todo += [(v, depth + 1) for v in node.values()]
+        elif isinstance(node, list):
+            todo += [(v, depth + 1) for v in node]
+
+
+def event_id(raw: str, where: str) -> int:
+    """An event id from a header or a query: ASCII digits only (``'²'.isdigit()`` is true), at most 2**63-1.
+
+    >>> event_id("42", "Last-Event-ID")
+    42
+    >>> event_id("²", "last_event_id")
+    Traceback (most recent call last):
+    ...
+    dealer_pi.engine.errors.InputError: last_event_id: must be an event id (a whole number), got '²'
+    """
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 19 and int(raw) <= MAX_ID):
+        raise InputError(where, f"must be an event id (a whole number), got {raw[:40]!r}")
+    return int(raw)
 
 
 def _error(status: int, kind: str, message: str, **extra: Any) -> Response:
@@ -57,9 +103,13 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     roles = Roles(config.web.dealer_token, config.web.producer_token)
     audit = audit or AuditLog(config.web.audit_log)
     app.extensions["dealer_pi"] = {"runtime": runtime, "audit": audit, "roles": roles}
-    # Threads kept free for API calls and page loads whatever the number of viewers.
-    max_streams = max(1, config.web.threads - API_THREADS)
-    streams = threading.BoundedSemaphore(max_streams)
+    # Threads kept free for API calls and page loads, and for the dealer's and producer's own
+    # streams, whatever the number of viewers (limits.py).
+    slots = StreamSlots(StreamPlan.for_threads(config.web.threads))
+    app.extensions["dealer_pi"]["streams"] = slots
+    # web.secure_delay: the producer's reads are of the delayed table too; the audit log says so.
+    delayed = config.web.secure_delay
+    app.register_blueprint(broadcast_blueprint(config, runtime, audit, roles))
 
     def role() -> str:
         return roles.role_of(request.headers, request.args)
@@ -73,9 +123,13 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     def body() -> Any:
         if not request.is_json:
             raise InputError("body", "must be JSON (Content-Type: application/json)")
-        data = request.get_json(silent=True)
+        try:
+            data = request.get_json(silent=True)
+        except RecursionError:  # nested too deep for the parser itself
+            raise InputError("body", f"is nested more than {MAX_DEPTH} levels deep") from None
         if data is None:
             raise InputError("body", "is not valid JSON")
+        check_depth(data)
         return data
 
     @app.errorhandler(AuthError)
@@ -91,7 +145,13 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
 
     @app.errorhandler(RuleViolation)
     def _rule(exc: RuleViolation) -> Response:
-        return _error(409, "rule", exc.message, rule=exc.rule)
+        # The engine's reasons may name a card from the table's state (a hole card, a burn): only
+        # the producer may read those; anyone else is told the rule without the card.
+        try:
+            producer = role() == "producer"
+        except AuthError:
+            producer = False
+        return _error(409, "rule", exc.message if producer else scrub_cards(exc.message), rule=exc.rule)
 
     @app.errorhandler(Busy)
     def _busy(exc: Busy) -> Response:
@@ -113,6 +173,16 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         app.logger.exception("unhandled error")
         return _error(500, "state", f"internal error: {type(exc).__name__}")
 
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        # A token in a page's address (?token=) must not leave in a Referer header; pages load
+        # nothing but their own scripts and styles (no inline code, nothing from elsewhere).
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        if resp.mimetype == "text/html":
+            resp.headers["Content-Security-Policy"] = CSP
+        return resp
+
     # ------------------------------------------------------------------ API
 
     @app.get("/healthz")
@@ -133,7 +203,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         view = view_for(r)
         snap = runtime.state(view)
         if view == "live":
-            audit.write("state", r, request.remote_addr, last_event_id=snap["last_event_id"], seats=sorted(snap["hole_cards"] or {}))
+            audit.write("state", r, request.remote_addr, last_event_id=snap["last_event_id"], seats=sorted(snap["hole_cards"] or {}),
+                        delayed=delayed)
         return jsonify(snap)
 
     @app.post("/api/observations")
@@ -147,7 +218,7 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     @app.get("/api/setup")
     def get_setup() -> Response:
         Roles.require(role(), "dealer", "producer")
-        return jsonify({"setup": runtime.table.setup_dict(), "hand_running": runtime.table.running})
+        return jsonify(runtime.setup_view())
 
     @app.post("/api/setup")
     def post_setup() -> Response:
@@ -155,9 +226,11 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
         data = body()
         if not isinstance(data, dict):
             raise InputError("setup", "must be an object")
+        entered = TableSetup.from_dict(data)
+        check_table(entered.seats, entered.button, entered.blinds, entered.ante)
         void = request.args.get("void_hand", "") in ("1", "true", "yes")
         runtime.submit("setup", {"setup": data, "void_hand": void})
-        return jsonify({"setup": runtime.table.setup_dict(), "hand_running": runtime.table.running})
+        return jsonify(runtime.setup_view())
 
     @app.get("/api/clock")
     def get_clock() -> Response:
@@ -173,18 +246,19 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     @app.get("/api/hands")
     def hands() -> Response:
         Roles.require(role(), "dealer", "producer")
-        return jsonify({"hands": [
-            {k: h[k] for k in ("hand", "started_ms", "ended_ms", "events")} for h in runtime.journal.hands()
-        ]})
+        return jsonify({"hands": runtime.hands_view()})
 
     @app.get("/api/hands/<int:hand>")
     def hand(hand: int) -> Response:
         r = role()
         Roles.require(r, "producer")
+        if hand > MAX_ID:
+            raise InputError("hand", f"a hand number is at most {MAX_ID}")
         events = runtime.journal.hand_events(hand)
-        if events is None:
-            return _error(404, "not_found", f"no finished hand number {hand}")
-        audit.write("hand", r, request.remote_addr, hand=hand)
+        ended = next((h["ended_ms"] for h in runtime.journal.hands() if h["hand"] == hand), None)
+        if events is None or (delayed and (ended is None or ended > runtime.now_ms() - config.web.stream_delay_s * 1000)):
+            return _error(404, "not_found", f"no finished hand number {hand}" + (" older than the delay" if delayed else ""))
+        audit.write("hand", r, request.remote_addr, hand=hand, delayed=delayed)
         # A finished hand still never names its burns (DEAL-NO-RABBIT): the producer's view of it.
         return jsonify({"hand": hand, "events": [
             dict(d, event=redact_event(d["event"], "live")) for d in (ev.to_dict() for ev in events)]})
@@ -193,19 +267,23 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
     def events() -> Response:
         r = role()
         view = view_for(r)
-        raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+        header = request.headers.get("Last-Event-ID")
+        raw, where = (header, "Last-Event-ID") if header else (request.args.get("last_event_id"), "last_event_id")
         last: int | None = None
         if raw not in (None, ""):
-            if not str(raw).isdigit():
-                raise InputError("Last-Event-ID", f"must be an event id (a whole number), got {raw!r}")
-            last = int(str(raw))
+            last = event_id(str(raw), where)
         remote = request.remote_addr
-        if not streams.acquire(blocking=False):
-            # Each open stream holds a server thread: past the limit the API itself would stall.
-            raise Busy(f"too many open event streams (at most {max_streams}); try again shortly")
+        refused = slots.take(r, remote)
+        if refused is not None:
+            # Each open stream holds a server thread: past its share a role, or an address, waits.
+            resp = _error(refused.status, "busy", refused.message)
+            resp.headers["Retry-After"] = "5"
+            return resp
         if view == "live":
-            audit.write("stream-open", r, remote, last_event_id=last)
-        stream = _Counted(_stream(runtime, view, last, audit if view == "live" else None, r, remote), streams)
+            audit.write("stream-open", r, remote, last_event_id=last, delayed=delayed)
+        gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+        stream = _Counted(_stream(runtime, view, last, audit if view == "live" else None, r, remote, gone, delayed),
+                          lambda: slots.give(r, remote))
         return Response(stream, mimetype="text/event-stream", headers={
             "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
         })
@@ -223,11 +301,13 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
 
     for url, (template, ctx) in PAGES.items():
         app.add_url_rule(url, f"page_{url}", (lambda t=template, c=ctx: _page(t, c)))
+    app.register_blueprint(rules_blueprint())  # /rules and /api/rules: what a rule ID means
 
     @app.get("/")
     def index() -> Response:
         links = "".join(f'<li><a href="{u}">{u}</a></li>' for u in PAGES)
-        return Response(f"<!doctype html><title>dealer-pi</title><h1>{config.table.name}</h1><ul>{links}</ul>", mimetype="text/html")
+        name = escape(config.table.name)
+        return Response(f"<!doctype html><title>dealer-pi</title><h1>{name}</h1><ul>{links}</ul>", mimetype="text/html")
 
     return app
 
@@ -235,8 +315,8 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
 class _Counted:
     """An event stream that gives its slot back when it ends, however it ends (WSGI ``close``)."""
 
-    def __init__(self, stream: Iterator[bytes], slots: threading.BoundedSemaphore) -> None:
-        self.stream, self.slots, self.released = stream, slots, False
+    def __init__(self, stream: Iterator[bytes], give_back: Callable[[], None]) -> None:
+        self.stream, self.give_back, self.released = stream, give_back, False
 
     def __iter__(self) -> Iterator[bytes]:
         return self.stream
@@ -247,43 +327,67 @@ class _Counted:
         finally:
             if not self.released:
                 self.released = True
-                self.slots.release()
+                self.give_back()
 
 
-def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | None, role: str, remote: str | None) -> Iterator[bytes]:
-    """Backlog from the journal after ``last``, the current state, then live messages."""
+def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | None, role: str, remote: str | None,
+            gone: Callable[[], bool] = lambda: False, delayed: bool = False) -> Iterator[bytes]:
+    """Backlog from the journal after ``last``, the current state, then live messages.
+
+    Ends soon after the client goes away (``gone``), so its slot is free for the next viewer.
+    The audit line at the end counts the messages that carried a hole card (state snapshots
+    with hole cards, and events with one), as sent on this stream.
+    """
     channel = runtime.publisher.channels[view]
     sent_id = last if last is not None else -1
-    holes = 0
+    counted = {"hole_card_messages": 0, "hole_card_events": 0}
+    as_event = _event_view(runtime, view)
+
+    def count(kind: str, data: dict[str, Any]) -> None:
+        if kind == "state" and state_has_hole_cards(data):
+            counted["hole_card_messages"] += 1
+        elif kind == "table" and has_hole_cards(data["event"]):
+            counted["hole_card_messages"] += 1
+            counted["hole_card_events"] += 1
+
+    def table(d: dict[str, Any], event_id: int) -> bytes:
+        shown = dict(d, event=redact_event(d["event"], as_event))
+        count("table", shown)
+        return sse("table", shown, event_id)
+
+    def state(data: dict[str, Any]) -> bytes:
+        count("state", data)
+        return sse("state", data, data["last_event_id"] or None)
+
     try:
-        cursor, state, top = channel.cursor()
+        cursor, snap, top = channel.cursor()
         if last is not None and last > top:
             last, sent_id = None, -1  # an id from another journal (the table was reset): start afresh
         yield b"retry: 2000\n\n"
         if last is not None:
             for ev in runtime.journal.iter_events(last, top):
-                d = ev.to_dict()
-                holes += has_hole_cards(d["event"]) and view != "dealer"
-                yield sse("table", dict(d, event=redact_event(d["event"], view)), ev.id)
+                yield table(ev.to_dict(), ev.id)
                 sent_id = ev.id
-        if state is None:
-            state = runtime.state(view)
-        yield sse("state", state, state["last_event_id"] or None)
-        sent_id = max(sent_id, state["last_event_id"])
-        while not channel.closed:
-            msgs = channel.wait(cursor, PING_S)
+        first = snap if snap is not None else runtime.state(view)
+        yield state(first)
+        sent_id = max(sent_id, first["last_event_id"])
+        quiet_since = time.monotonic()
+        while not channel.closed and not gone():
+            msgs = channel.wait(cursor, GONE_CHECK_S)
             if msgs is None:  # fell behind the channel's log: catch up from the journal
-                cursor, state, top = channel.cursor()
+                cursor, snap, top = channel.cursor()
                 for ev in runtime.journal.iter_events(sent_id, top):
-                    d = ev.to_dict()
-                    yield sse("table", dict(d, event=redact_event(d["event"], view)), ev.id)
+                    yield table(ev.to_dict(), ev.id)
                     sent_id = ev.id
-                if state is not None:
-                    yield sse("state", state, state["last_event_id"] or None)
+                if snap is not None:
+                    yield state(snap)
                 continue
             if not msgs:
-                yield b": ping\n\n"
+                if time.monotonic() - quiet_since >= PING_S:
+                    quiet_since = time.monotonic()
+                    yield b": ping\n\n"
                 continue
+            quiet_since = time.monotonic()
             for m in msgs:
                 cursor = m.seq
                 if m.kind == "table":
@@ -291,8 +395,14 @@ def _stream(runtime: Runtime, view: str, last: int | None, audit: AuditLog | Non
                     if m.event_id <= sent_id:
                         continue  # already sent from the backlog
                     sent_id = m.event_id
-                    holes += has_hole_cards(m.data["event"]) and view != "dealer"
+                count(m.kind, m.data)
                 yield m.raw
     finally:
         if audit is not None:
-            audit.write("stream-close", role, remote, last_event_id=sent_id, hole_card_events=holes)
+            audit.write("stream-close", role, remote, last_event_id=sent_id, delayed=delayed, **counted)
+
+
+def _event_view(runtime: Runtime, view: str) -> str:
+    """How events read back from the journal are shown on ``view``'s stream: as the channel shows
+    them (a public view that keeps hole cards until the hand ends shows events as the dealer does)."""
+    return "dealer" if view == "public" and runtime.publisher.hole_cards_after_hand else view

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dealer_pi.engine.observations import KillReason
+
 _ERROR = {
     "type": "object",
     "required": ["error"],
@@ -30,20 +32,52 @@ _OBSERVATION = {
     "type": "object",
     "description": (
         "One observation of the vocabulary of dealer_pi.engine.observations (observation_from_dict). "
-        "type is one of shoe_draw, card_seen, card_left, action, chips, dealer, decision. Examples: "
+        "type is one of shoe_draw, card_seen, card_left, action, chips, kill, dealer, decision, and for the floor "
+        "between hands seat_player, remove_player, rebuy, level, away, and for what players say verbal, "
+        "play_board, announce. Examples: "
         '{"type":"action","seat":3,"action":"raise","amount":60}; {"type":"action","seat":3,"action":"fold"}; '
-        '{"type":"dealer","declare":"misdeal"|"new hand"|"shuffle done"|"undo"}; '
+        '{"type":"dealer","declare":"misdeal"|"new hand"|"shuffle done"|"undo"|"cards out"|"void hand"} '
+        '("cards out": the hole cards are all dealt, the betting opens: what a table with no card sensor taps; '
+        '"void hand": the running hand is void, stacks back, no redeal); '
         '{"type":"decision","alert_id":"a7","decision":"confirm"|"dismiss"}; '
-        '{"type":"chips","seat":4,"amount":100,"single_chip":true}. source defaults to "dealer"; '
+        '{"type":"chips","seat":4,"amount":100,"single_chip":true}; '
+        '{"type":"seat_player","seat":5,"stack":1500,"name":"Dee","post_now":false,"moved":false} '
+        "(TABLE-NEW-PLAYER: waits for the big blind unless post_now; moved: from another table, TABLE-MOVE); "
+        '{"type":"remove_player","seat":5}; {"type":"rebuy","seat":2,"amount":500} (TABLE-REBUY, between hands '
+        'only: 409 BET-TABLE-STAKES during a hand); {"type":"level","small_blind":25,"big_blind":50,"ante":5} '
+        "(TABLE-LEVELS, from the next hand; both blinds 0 with an ante: ante only); "
+        '{"type":"away","seat":4,"away":true} (TABLE-AWAY, from the next hand); '
+        '{"type":"verbal","seat":3,"action":"raise","amount":60} (BET-VERBAL: said, no chips yet; binding); '
+        '{"type":"play_board","seat":3} (POT-SHOW-BOTH: "I play the board" at the showdown); '
+        '{"type":"announce","seat":3,"hand":"flush"} (POT-CARDS-SPEAK: a called hand, not binding; one of '
+        "high-card, pair, two-pair, three-of-a-kind, straight, flush, full-house, four-of-a-kind, "
+        'straight-flush); '
+        '{"type":"kill","seat":3,"reason":"touched-muck"} (a dead hand, POT-DEAD-HAND: its uncalled raise '
+        'goes back). source defaults to "dealer" ("sensor" for shoe_draw, card_seen, card_left); '
         "ts_ms is stamped by the server when absent."
     ),
     "required": ["type"],
     "properties": {
-        "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "dealer", "decision"]},
+        "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "kill", "dealer",
+                                            "decision",
+                                            "seat_player", "remove_player", "rebuy", "level", "away", "verbal",
+                                            "play_board", "announce"]},
         "seat": {"type": "integer", "minimum": 1, "maximum": 10},
         "action": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"]},
-        "amount": {"type": "integer", "minimum": 0, "description": "the seat's street total after the action (raise TO)"},
-        "declare": {"type": "string", "enum": ["misdeal", "new hand", "shuffle done", "undo"]},
+        "amount": {"type": "integer", "minimum": 0, "description": "action/verbal: the seat's street total after the action "
+                                                                   "(raise TO); rebuy: the chips added"},
+        "declare": {"type": "string", "enum": ["misdeal", "new hand", "shuffle done", "undo", "cards out", "void hand"]},
+        "stack": {"type": "integer", "minimum": 1, "description": "seat_player: the new player's chips"},
+        "name": {"type": "string", "maxLength": 40, "description": "seat_player: the player's name"},
+        "post_now": {"type": "boolean", "description": "seat_player: posts a big blind at once (else waits for it)"},
+        "moved": {"type": "boolean", "description": "seat_player: moved from another table (plays at once, 000 §52-53)"},
+        "small_blind": {"type": "integer", "minimum": 0, "description": "level"},
+        "big_blind": {"type": "integer", "minimum": 0, "description": "level: 0 only with small_blind 0 and an ante"},
+        "ante": {"type": "integer", "minimum": 0, "description": "level"},
+        "away": {"type": "boolean", "description": "away: true away, false back"},
+        "hand": {"type": "string", "enum": ["high-card", "pair", "two-pair", "three-of-a-kind", "straight", "flush",
+                                           "full-house", "four-of-a-kind", "straight-flush"],
+                 "description": "announce: what the player calls the hand"},
         "alert_id": {"type": "string"},
         "decision": {"type": "string", "enum": ["confirm", "dismiss"]},
         "zone": {"type": "string", "description": "seat:N, board, burn, muck or shoe"},
@@ -54,6 +88,11 @@ _OBSERVATION = {
         "declared": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"],
                      "description": "chips: what the player said (BET-VERBAL)"},
         "declared_amount": {"type": "integer", "minimum": 1, "description": "chips: the amount said, raise TO"},
+        "reason": {"type": "string", "enum": [r.value for r in KillReason],
+                   "description": "kill: why the hand is dead (dealer-kill 000 §33, touched-muck §32, clock §29, "
+                                  "away §30-31, verbal-disclosure §35, deliberate-show 002 §6.8)"},
+        "second_motion": {"type": "boolean", "description": "chips: pushed in a forward motion after the first "
+                          "(BET-STRING: dismissed, unless 'raise' was said without an amount, 000 §7)"},
         "source": {"type": "string"},
         "ts_ms": {"type": "integer"},
     },
@@ -122,8 +161,10 @@ _CLOCK = {
 _SETUP = {
     "type": "object",
     "description": (
-        "The table setup: TableSetup's JSON form (dealer_pi.engine.table_session), the same as a scenario "
-        "file's header. Posting one starts a new session whose first hand is dealt in at once."
+        "The table setup: TableSetup's JSON form (dealer_pi.engine.table_setup), the same as a scenario "
+        "file's header. Posting one starts a new session whose first hand is dealt in at once. Read back "
+        "(GET /api/setup, the state's setup) it is the live table: current stacks, busted seats left out, "
+        "the next hand's button and blinds."
     ),
     "required": ["seats", "blinds", "button"],
     "additionalProperties": False,
@@ -132,7 +173,7 @@ _SETUP = {
         "overrides": {"type": "object", "description": "single profile options"},
         "structure": {"type": "string", "enum": ["no-limit", "pot-limit", "limit"]},
         "blinds": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2,
-                   "description": "[small blind, big blind]; the big blind at least 1"},
+                   "description": "[small blind, big blind]; [0, 0] with an ante is an ante-only game (000 §19a)"},
         "ante": {"type": "integer", "minimum": 0},
         "button": {"type": "integer", "minimum": 1, "maximum": 10},
         "seats": {"type": "object", "propertyNames": {"pattern": "^([1-9]|10)$"},
@@ -141,6 +182,9 @@ _SETUP = {
         "names": {"type": "object", "propertyNames": {"pattern": "^([1-9]|10)$"},
                   "additionalProperties": {"type": "string"},
                   "description": "seat -> player name; each seat named must be in seats"},
+        "away": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 10},
+                 "description": "seats whose player is away: dealt and killed, blinds still taken (TABLE-AWAY; "
+                                "the floor's minutes-away penalty, TABLE-PENALTY)"},
     },
 }
 
@@ -167,6 +211,17 @@ _OBSERVATION_EXAMPLES = {
               "value": {"type": "chips", "seat": 2, "amount": 100, "single_chip": True, "declared": "call"}},
     "undo": {"summary": "take back the last dealer entry", "value": {"type": "dealer", "declare": "undo"}},
     "fold": {"summary": "a fold needs no amount", "value": {"type": "action", "seat": 2, "action": "fold"}},
+    "verbal": {"summary": "seat 3 says 'call' (no chips yet): binding (BET-VERBAL)",
+               "value": {"type": "verbal", "seat": 3, "action": "call"}},
+    "level": {"summary": "blinds 10/20 with a 2 ante from the next hand (TABLE-LEVELS)",
+              "value": {"type": "level", "small_blind": 10, "big_blind": 20, "ante": 2}},
+    "away": {"summary": "seat 2 is away from the next hand (TABLE-AWAY)", "value": {"type": "away", "seat": 2}},
+    "seat-player": {"summary": "Dee sits in seat 5 between hands (TABLE-NEW-PLAYER; 409 while a hand runs)",
+                    "value": {"type": "seat_player", "seat": 5, "stack": 1500, "name": "Dee"}},
+    "rebuy": {"summary": "seat 1 adds 500 between hands (TABLE-REBUY; 409 while a hand runs)",
+              "value": {"type": "rebuy", "seat": 1, "amount": 500}},
+    "kill": {"summary": "the dealer rules seat 3's hand dead: its clock ran out (POT-DEAD-HAND, BET-CLOCK)",
+             "value": {"type": "kill", "seat": 3, "reason": "clock"}},
 }
 
 _CLOCK_EXAMPLES = {
@@ -250,10 +305,34 @@ _SNAPSHOT = {
             "description": "recent rejected inputs from devices (not journaled), newest last",
             "items": {"type": "object", "properties": {"ts_ms": {"type": "integer"}, "source": {"type": "string"}, "message": {"type": "string"}, "rule": {"type": ["string", "null"]}}},
         },
-        "setup": _SETUP,
+        "setup": {"oneOf": [_SETUP, {"type": "null"}], "description": "the live table in the setup's form"},
+        "awaiting_setup": {"type": "boolean", "description": "true on a fresh journal: there is no table (table is "
+                                                             "null) until a setup is posted; nothing can be entered"},
         "seq": {"type": "integer", "description": "number of the last journal entry applied"},
+        "floor": {"type": ["object", "null"], "description": (
+            "the card room's floor (docs/floor.md), null without [floor] and in the public view: room, table, "
+            "link {connected, broker, sent_seq, confirmed_seq, refused}, orders [{id, kind, text, state: now | "
+            "next hand | waiting}] (carried out between hands), recent (orders carried out), notes, "
+            "hand_for_hand {active, round, playing: [tables still playing], may_deal}, deck_change {reason, "
+            "since_ms} or null (TABLE-DECK-CHANGE), away {seat: until_ms}, broken")},
     },
 }
+
+_SETUP_VIEW = {"type": "object", "properties": {
+    "setup": _SETUP,
+    "hand_running": {"type": "boolean"},
+    "table": {"type": "boolean", "description": "false on a fresh journal: setup is then only a proposal (from the "
+                                                "config's [table]), and no hand runs until one is posted"},
+}}
+
+_HAND_ROW = {"type": "object", "properties": {
+    "hand": {"type": "integer"}, "started_ms": {"type": "integer"}, "ended_ms": {"type": ["integer", "null"]},
+    "events": {"type": "integer"},
+    "result": {"type": "string", "enum": ["played", "misdeal", "voided", "running", "abandoned"],
+               "description": "played to its end; voided by a misdeal (redealt); voided to set the table up anew; "
+                              "still running; abandoned: left unfinished by an older version"},
+    "why": {"type": "string", "description": "for a void hand: the rule and what happened to the stacks"},
+}}
 
 _VIEW_PARAM = {
     "name": "view",
@@ -337,7 +416,9 @@ SPEC: dict[str, Any] = {
                     "200": {"description": "the stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                     "400": _ERRORS["400"],
                     "401": _ERRORS["401"],
-                    "503": _json(_ERROR, "too many open streams (web.threads - 16): the API keeps its threads; retry"),
+                    "429": _json(_ERROR, "this address already has its 4 public streams open; retry after Retry-After"),
+                    "503": _json(_ERROR, "every stream this role may open is open (16 threads are kept for the API, "
+                                         "8 streams each for the dealer and the producer, the rest are shared); retry"),
                 },
             }
         },
@@ -356,19 +437,22 @@ SPEC: dict[str, Any] = {
         },
         "/api/setup": {
             "get": {
-                "summary": "The current setup (dealer or producer)",
+                "summary": "The live table in the setup's form (dealer or producer): current stacks, busted seats empty",
                 "parameters": [_TOKEN_PARAM],
-                "responses": {"200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}), "401": _ERRORS["401"], "403": _ERRORS["403"]},
+                "responses": {"200": _json(_SETUP_VIEW), "401": _ERRORS["401"], "403": _ERRORS["403"]},
             },
             "post": {
-                "summary": "Replace the setup between hands (dealer); 409 while a hand is running (BET-TABLE-STAKES, TABLE-REBUY)",
-                "parameters": [_TOKEN_PARAM, {"name": "void_hand", "in": "query", "required": False, "schema": {"type": "string", "enum": ["1"]}, "description": "void the running hand (its chips go back as the new setup says) and start over"}],
+                "summary": "Set the table up anew (dealer): a new session, hands numbered on. Between hands only: "
+                           "409 BET-TABLE-STAKES while a hand runs unless ?void_hand=1. The floor's changes between "
+                           "hands (a player seated or removed, a rebuy, a level) are observations instead, each its "
+                           "own journal entry (POST /api/observations)",
+                "parameters": [_TOKEN_PARAM, {"name": "void_hand", "in": "query", "required": False, "schema": {"type": "string", "enum": ["1"]}, "description": "a query parameter, not a body field: void the running hand first (its own journal entry, stacks back as at its start; /api/hands lists it as voided) and then set up"}],
                 "requestBody": {"required": True, "content": {"application/json": {
                     "schema": _SETUP, "examples": _SETUP_EXAMPLES}}},
                 "responses": {
-                    "200": _json({"type": "object", "properties": {"setup": _SETUP, "hand_running": {"type": "boolean"}}}),
+                    "200": _json(_SETUP_VIEW),
                     **_ERRORS,
-                    "409": _json(_ERROR, "a hand is running"),
+                    "409": _json(_ERROR, "a hand is running (the message says how to void it)"),
                     "503": _json(_ERROR, "the engine queue stayed full"),
                 },
             },
@@ -384,7 +468,8 @@ SPEC: dict[str, Any] = {
                 "description": (
                     'Body {"action": A, ...}: set_levels {levels: [Level...]} (restarts at level 1, paused); '
                     "start; pause; resume; next; previous; set_level {level: N (1-based)}; "
-                    "shot_clock {seat?: N, seconds?: S (default 30)} (BET-CLOCK); shot_clock_stop."
+                    "shot_clock {seat?: N, seconds?: S (default 30)} (BET-CLOCK); shot_clock_stop; "
+                    "sync {levels, level, running, remaining_ms} (the floor's clock, TABLE-LEVELS)."
                 ),
                 "requestBody": {
                     "required": True,
@@ -394,8 +479,10 @@ SPEC: dict[str, Any] = {
                                 "type": "object",
                                 "required": ["action"],
                                 "properties": {
-                                    "action": {"type": "string", "enum": ["set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop"]},
+                                    "action": {"type": "string", "enum": ["set_levels", "start", "pause", "resume", "next", "previous", "set_level", "shot_clock", "shot_clock_stop", "sync"]},
                                     "levels": {"type": "array", "items": _LEVEL},
+                                    "running": {"type": "boolean"},
+                                    "remaining_ms": {"type": "integer", "minimum": 0},
                                     "level": {"type": "integer", "minimum": 1},
                                     "seat": {"type": "integer", "minimum": 1, "maximum": 10},
                                     "seconds": {"type": "integer", "minimum": 1, "maximum": 600},
@@ -410,10 +497,10 @@ SPEC: dict[str, Any] = {
         },
         "/api/hands": {
             "get": {
-                "summary": "Finished hands (dealer or producer)",
+                "summary": "Every hand number ever started, with how it ended (dealer or producer)",
                 "parameters": [_TOKEN_PARAM],
                 "responses": {
-                    "200": _json({"type": "object", "properties": {"hands": {"type": "array", "items": {"type": "object", "properties": {"hand": {"type": "integer"}, "started_ms": {"type": "integer"}, "ended_ms": {"type": "integer"}, "events": {"type": "integer"}}}}}}),
+                    "200": _json({"type": "object", "properties": {"hands": {"type": "array", "items": _HAND_ROW}}}),
                     "401": _ERRORS["401"],
                     "403": _ERRORS["403"],
                 },
@@ -490,3 +577,39 @@ SPEC: dict[str, Any] = {
         }
     },
 }
+
+# The stream's extras (stats, the replayer, the snapshot's broadcast field) are described beside their routes.
+from .broadcast_openapi import BROADCAST, PATHS  # noqa: E402
+
+SPEC["paths"].update(PATHS)
+_SNAPSHOT["properties"]["broadcast"] = BROADCAST
+
+
+# The rule catalogue (docs/rules.md): what each rule ID in an alert, a refusal or a remedy means.
+# Anyone may read it; the page /rules (rules.html) lists it, /rules/ID jumps to one rule.
+_RULE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "family": {"type": "string", "description": "the catalogue's heading, e.g. 'DEAL — dealing procedure and the deck'"},
+        "text": {"type": "string"},
+        "sources": {"type": "array", "items": {"type": "object", "properties": {
+            "ref": {"type": "string", "description": "e.g. '002 §14.5'"},
+            "seed": {"type": "string", "description": "the seed document's number, e.g. '002'"},
+            "title": {"type": "string"}}}},
+    },
+}
+SPEC["components"]["schemas"]["Rule"] = _RULE
+SPEC["paths"]["/api/rules"] = {"get": {
+    "summary": "The whole rule catalogue (anyone)",
+    "parameters": [_TOKEN_PARAM],
+    "responses": {"200": _json({"type": "object", "properties": {
+        "rules": {"type": "array", "items": _RULE},
+        "seeds": {"type": "object", "additionalProperties": {"type": "string"}}}}), "401": _ERRORS["401"]},
+}}
+SPEC["paths"]["/api/rules/{rule_id}"] = {"get": {
+    "summary": "One rule by ID, e.g. DEAL-BOARD-EXTRA (case does not matter; anyone)",
+    "parameters": [_TOKEN_PARAM, {"name": "rule_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+    "responses": {"200": _json(_RULE), "400": _ERRORS["400"], "401": _ERRORS["401"],
+                  "404": _json(_ERROR, "no such rule in the catalogue")},
+}}

@@ -2,16 +2,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runtime"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # attack.py, shared with benchmarks/load.py
 
 import live_helpers as H  # noqa: E402
 
 from dealer_pi.web.app import create_app  # noqa: E402
 from dealer_pi.web.auth import AuditLog  # noqa: E402
+from dealer_pi.web.server import Server  # noqa: E402
 
 
 class FakeClock:
@@ -51,3 +53,20 @@ def live(tmp_path: Path) -> Iterator[Live]:
     lv = Live(tmp_path, 300)
     yield lv
     lv.runtime.stop()
+
+
+@pytest.fixture
+def serve(tmp_path: Path) -> Iterator[Callable[..., tuple[Any, Server]]]:
+    """``serve(**server_options)``: the app on a real waitress server on 127.0.0.1 (a free port)."""
+    made: list[tuple[Any, Server]] = []
+
+    def start(**options: Any) -> tuple[Any, Server]:
+        rt = H.runtime(tmp_path, 300)
+        app = create_app(H.config(tmp_path), rt, audit=AuditLog(tmp_path / "audit.log"))
+        made.append((rt, Server(app, port=0, **options).start()))
+        return made[-1]
+
+    yield start
+    for rt, server in made:
+        server.close()
+        rt.stop()

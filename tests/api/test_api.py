@@ -82,6 +82,12 @@ def test_non_json_and_oversized_bodies_are_4xx_json(live: Any) -> None:
     ({"blinds": [5, 10], "seats": {"1": 100, "12": 100}, "button": 1}, "setup.seats.12"),
     ({"blinds": [5, 10], "seats": {"1": 100, "2": 100}, "button": 1, "rake": 5}, "setup.rake"),
     ({"blinds": [5, 10], "seats": {"1": 100, "2": 100}, "button": 1, "profile": "casino-royale"}, "setup.profile"),
+    ({"blinds": [10, 5], "seats": {"1": 100, "2": 100}, "button": 1}, "setup.blinds"),  # BET-BLINDS
+    ({"blinds": [5, 10], "seats": {"1": 100, "2": 100}, "button": 4}, "setup.button"),  # no one on seat 4
+    ({"blinds": [5, 10], "seats": {"1": 100, "2": 0, "3": 100}, "button": 2}, "setup.button"),  # busted seat
+    ({"blinds": [5, 10], "seats": {"1": 10**40, "2": 100}, "button": 1}, "setup.seats.1"),
+    ({"blinds": [5, 10**40], "seats": {"1": 100, "2": 100}, "button": 1}, "setup.blinds"),
+    ({"blinds": [5, 10], "ante": 10**13, "seats": {"1": 100, "2": 100}, "button": 1}, "setup.ante"),
 ])
 def test_bad_setup_bodies_get_400_naming_the_field(live: Any, body: Any, where: str) -> None:
     r = live.post(body, path="/api/setup?void_hand=1")
@@ -211,25 +217,49 @@ def test_openapi_describes_every_route_and_nothing_else(live: Any) -> None:
             ), (method, path)
 
 
-def test_event_streams_are_limited_so_the_api_keeps_threads(tmp_path: Any) -> None:
+def test_event_streams_are_shared_out_so_the_dealer_and_producer_always_get_theirs(tmp_path: Any) -> None:
     from dealer_pi.config import config_from_dict
     from dealer_pi.web.app import create_app
 
-    config = config_from_dict({"web": {"dealer_token": H.DEALER, "threads": 18, "audit_log": str(tmp_path / "a.log")}})
+    config = config_from_dict({"web": {"dealer_token": H.DEALER, "producer_token": H.PRODUCER, "threads": 40,
+                                       "audit_log": str(tmp_path / "a.log")}})
     rt = H.runtime(tmp_path)
     client = create_app(config, rt).test_client()
+
+    def stream(addr: str, token: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return client.get("/api/events", buffered=False, headers=headers, environ_base={"REMOTE_ADDR": addr})
+
+    opened: list[Any] = []
     try:
-        opened = [client.get("/api/events", buffered=False) for _ in range(2)]
+        # 40 threads: 16 kept for the API, 8 streams for the dealer, 8 for the producer, 8 public
+        opened += [stream("10.0.0.1") for _ in range(4)]
         assert all(r.status_code == 200 for r in opened)
-        third = client.get("/api/events", buffered=False)
-        assert third.status_code == 503 and third.json["error"]["kind"] == "busy"
-        assert client.get("/api/state").status_code == 200  # the API still answers
-        opened[0].close()
-        again = client.get("/api/events", buffered=False)
+        fifth = stream("10.0.0.1")  # one address gets at most 4
+        assert fifth.status_code == 429 and "per address" in fifth.json["error"]["message"]
+        opened += [stream("10.0.0.2") for _ in range(4)]
+        assert all(r.status_code == 200 for r in opened)
+        full = stream("10.0.0.3")  # the public's 8 are taken
+        assert full.status_code == 503 and full.json["error"]["kind"] == "busy" and full.headers["Retry-After"]
+        # the dealer and the producer still get theirs, from any address, and the API answers
+        mine = [stream("10.0.0.1", H.DEALER), stream("10.0.0.2", H.PRODUCER)]
+        assert [r.status_code for r in mine] == [200, 200]
+        opened += mine
+        assert client.get("/api/state").status_code == 200
+        opened.pop(0).close()  # a public stream ends: its slot is free again
+        again = stream("10.0.0.3")
         assert again.status_code == 200
-        again.close()
-        opened[1].close()
+        opened.append(again)
+        # with shared slots free again, the dealer may use them beyond its own 8
+        for r in opened[:8]:
+            r.close()
+        del opened[:8]
+        more = [stream("10.0.0.9", H.DEALER) for _ in range(10)]
+        opened += more
+        assert [r.status_code for r in more] == [200] * 10
     finally:
+        for r in opened:
+            r.close()
         rt.stop()
 
 

@@ -57,17 +57,13 @@ class SSEClient:
         raise AssertionError("stream ended")
 
     def close(self) -> None:
+        self.resp.close()  # the response holds the socket open as long as it lives
         self.conn.close()
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Any, Server]]:
-    rt = H.runtime(tmp_path, 300)
-    app = create_app(H.config(tmp_path), rt, audit=AuditLog(tmp_path / "audit.log"))
-    server = Server(app, port=0, threads=16).start()
-    yield rt, server
-    rt.stop()
-    server.close()
+def served(serve: Any) -> tuple[Any, Server]:
+    return serve(threads=16)  # type: ignore[no-any-return]
 
 
 def _post(port: int, obs: dict[str, Any]) -> dict[str, Any]:
@@ -168,3 +164,29 @@ def test_sse_an_id_from_another_journal_starts_afresh(served: tuple[Any, Server]
     got = client.until_state(top)
     client.close()
     assert got[-1]["data"]["last_event_id"] == top
+
+
+def test_the_audit_log_counts_the_hole_cards_a_producer_stream_really_carried(served: tuple[Any, Server]) -> None:
+    rt, server = served
+    client = SSEClient(server.port, H.PRODUCER)
+    client.until_state(0)
+    top = 0
+    for obs in H.checked_down_hand()[:16]:
+        top = _post(server.port, obs)["last_event_id"]
+    got = client.until_state(top)
+    client.close()
+    states = sum(1 for m in got if m.get("event") == "state" and any(
+        c for cards in (m["data"].get("hole_cards") or {}).values() for c in cards))
+    events = sum(1 for m in got if m.get("event") == "table" and m["data"]["event"]["type"] == "hole_cards_dealt"
+                 and any(m["data"]["event"].get("cards") or ()))
+    assert states >= 8  # every state from the first hole card on
+    carried = states + events  # a state with a hole card, or a deal event showing one
+    audit = AuditLog(Path(server_audit(rt)))
+    closed = H.wait_for(lambda: [a for a in audit.read() if a["what"] == "stream-close"])
+    # the server may have sent a state or two the client did not wait for before it hung up
+    assert carried <= closed[0]["hole_card_messages"] <= carried + 2
+    assert closed[0]["role"] == "producer" and closed[0]["last_event_id"] >= top
+
+
+def server_audit(rt: Any) -> Path:
+    return Path(rt.journal.path).parent / "audit.log"

@@ -9,16 +9,22 @@ from dealer_pi.engine.errors import RuleViolation
 from dealer_pi.engine.events import (
     ActionTaken,
     AntePosted,
+    BetPlaced,
     BlindPosted,
+    ChipsOwed,
     ChipsPlaced,
     ExcessReturned,
     HandKilled,
     UncalledBetReturned,
 )
-from dealer_pi.engine.hand import Hand, apply
+from dealer_pi.engine.hand import Hand, apply, replay
 from dealer_pi.engine.legal import legal_actions
+from dealer_pi.engine.phh import BetRaise
+from dealer_pi.engine.phh_replay import hand_to_phh
 from dealer_pi.engine.observations import ActionKind as A
+from dealer_pi.engine.observations import ChipsPushed, PlayerAction
 from dealer_pi.engine.profiles import get_profile, profile_from_mapping
+from dealer_pi.engine.table_session import TableSession, TableSetup, event_to_json
 from dealer_pi.engine.setup import (
     HandSetup,
     SeatSetup,
@@ -89,6 +95,24 @@ def test_BET_SHORT_POST_ante_all_in_leaves_the_blind_absent() -> None:
     pots = h.state.pots()
     assert (pots[0].amount, sorted(h.state.order[i] for i in pots[0].eligible)) == (9, [1, 2, 3])
     assert 2 not in [h.state.order[i] for p in pots[1:] for i in p.eligible]
+
+
+@pytest.mark.parametrize("profile", ["standard", "roberts", "house-pig", "online"])
+def test_BET_SHORT_POST_phantom_big_blind_next_player_faces_the_small_blind(profile: str) -> None:
+    """000 §19d: the big blind covers part of the ante and none of the blind: "the blind will be
+    absent". Nobody must call a big blind nobody posted: the next player faces the small blind."""
+    h = start({1: 100, 2: 3, 3: 100}, button=3, ante=5, profile=profile)
+    assert [type(o) for o in h.outcomes] == [AntePosted, AntePosted, AntePosted, BlindPosted]  # no blind from 2
+    la = legal_actions(h.state)
+    assert la is not None and (la.seat, la.to_call, la.current_bet, la.min_to) == (3, 1, 1, 3)
+    play(h, "3 c, 1 x")  # the small blind has nothing more to call: the round is over
+    assert h.state.phase.value == "dealing" and h.state.pot_total() == 15
+
+
+def test_BET_SHORT_POST_phantom_big_blind_heads_up_nobody_acts() -> None:
+    # The button's small blind is the only blind posted and the big blind is all-in: no decision is left.
+    h = start({1: 100, 2: 4}, button=1, sb=1, bb=2, ante=5)
+    assert h.state.phase.value == "dealing" and legal_actions(h.state) is None
 
 
 def test_BET_HEADS_UP_button_posts_small_blind_acts_first_then_last() -> None:
@@ -267,14 +291,90 @@ def test_BET_VERBAL_declaration_wins_over_the_chips() -> None:
     assert h.state.current_bet == 80  # a stated amount is binding: the seat adds the rest
 
 
-def test_BET_STRING_only_the_first_motion_counts() -> None:
+def test_BET_VERBAL_binding_short_call_is_completed_and_the_next_player_acts() -> None:
+    """000 §3: "A player who declares a call ... must do so to the limit that the chips allow."
+    Seat 2 says "call" and pushes 5 of the 20 with 495 behind: the call stands, 15 are owed,
+    and seat 3 is next (not refused as out of turn)."""
+    h = play(start({1: 500, 2: 500, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    h.apply(ChipsPlaced(2, 5, declared=A.CALL))
+    st = h.state
+    assert ChipsOwed(2, 15, "BET-VERBAL") in h.outcomes
+    assert st.bets[st.index_of[2]] == 20 and st.stacks[st.index_of[2]] == 470 and st.seat_to_act == 3
+    play(h, "3 c")  # the next player is in turn
+    assert h.state.phase.value == "dealing" and h.state.pot_total() == 90
+
+
+def test_BET_VERBAL_binding_short_call_to_the_limit_the_chips_allow() -> None:
+    # Seat 2 has 12 behind, says "call" (20) and pushes 5: the call is all-in for 12; 7 more are owed.
+    h = play(start({1: 500, 2: 22, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    h.apply(ChipsPlaced(2, 5, declared=A.CALL))
+    st = h.state
+    assert ChipsOwed(2, 7, "BET-VERBAL") in h.outcomes and st.stacks[st.index_of[2]] == 0
+    assert st.bets[st.index_of[2]] == 12 and st.seat_to_act == 3
+
+
+def test_BET_VERBAL_stated_raise_with_too_few_chips_is_owed() -> None:
+    h = play(start({1: 500, 2: 500, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    h.apply(ChipsPlaced(2, 25, declared=A.RAISE, declared_amount=80))
+    assert h.state.current_bet == 80 and ChipsOwed(2, 55, "BET-VERBAL") in h.outcomes
+
+
+def test_BET_ALL_IN_silent_push_short_of_a_call_is_refused_with_the_remedy() -> None:
+    h = play(start({1: 500, 2: 500, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    refused(h, "2 chips 5", "BET-ALL-IN")
+    with pytest.raises(RuleViolation) as err:
+        h.apply(ChipsPlaced(2, 5))
+    assert "declared call binds" in err.value.message and h.state.seat_to_act == 2
+
+
+def test_BET_STRING_second_motion_is_dismissed_not_out_of_turn() -> None:
+    """000 §6: "Any betting motions after the first motion will be dismissed." Seat 3 calls in one
+    motion, then pushes 4 more: refused as a string bet (not as acting out of turn), nothing changes."""
     h = start(THREE, button=3, sb=1, bb=2)
     h.apply(ChipsPlaced(3, 2))  # one motion: a call
     before = h.state.to_dict()
     with pytest.raises(RuleViolation) as err:
-        h.apply(ChipsPlaced(3, 4))  # a second motion is not a raise
-    assert err.value.rule == "BET-OUT-OF-TURN"
-    assert h.state.to_dict() == before and h.state.current_bet == 2
+        h.apply(ChipsPlaced(3, 4, second_motion=True))
+    assert err.value.rule == "BET-STRING" and "dismissed" in err.value.message
+    assert h.state.to_dict() == before and h.state.current_bet == 2 and h.state.seat_to_act == 1
+
+
+def test_BET_STRING_raise_said_without_amount_takes_one_additional_motion() -> None:
+    """000 §7: "by stating the word 'raise', a player protects his right to raise, but the raise must
+    be made in one additional motion". "Raise" with the call's 20, then 40 more: a raise to 60."""
+    h = play(start({1: 500, 2: 500, 3: 500}, button=3, sb=5, bb=10), "3 c, 1 c, 2 x, board AhKd2c, 1 r 20")
+    h.apply(ChipsPlaced(2, 20, declared=A.RAISE))  # the first motion: a minimum raise (to 40) is owed at least
+    assert h.state.current_bet == 40 and ChipsOwed(2, 20, "BET-VERBAL") in h.outcomes
+    h.apply(ChipsPlaced(2, 40, second_motion=True))  # the one additional motion
+    st = h.state
+    assert st.current_bet == 60 and st.bets[st.index_of[2]] == 60 and st.seat_to_act == 3
+    assert [o for o in h.outcomes if isinstance(o, BetPlaced)] == [BetPlaced(2, A.RAISE, 60, 60, False, True)]
+    assert h.state.to_dict() == replay(h.entries).to_dict()  # the log replays to the same state
+    raises = [a for a in hand_to_phh(h.entries).actions if isinstance(a, BetRaise)]
+    assert [(r.player, r.amount) for r in raises] == [(1, 20), (2, 60)]  # one raise in the history
+    with pytest.raises(RuleViolation) as err:  # no third motion
+        h.apply(ChipsPlaced(2, 20, second_motion=True))
+    assert err.value.rule == "BET-STRING"
+
+
+def test_BET_STRING_limit_has_no_additional_motion() -> None:
+    h = limit_hand(LIMIT4, "standard", button=4)
+    h.apply(ChipsPlaced(3, 5, declared=A.RAISE))
+    with pytest.raises(RuleViolation) as err:
+        h.apply(ChipsPlaced(3, 5, second_motion=True))
+    assert err.value.rule == "BET-STRING"
+
+
+def test_BET_STRING_second_motion_through_the_session_and_into_phh() -> None:
+    session = TableSession(TableSetup.from_dict({"blinds": [5, 10], "seats": {"1": 500, "2": 500, "3": 500},
+                                                 "button": 3}))
+    with pytest.raises(RuleViolation) as err:
+        session.feed(ChipsPushed(3, 10, second_motion=True))
+    assert err.value.rule == "BET-STRING"
+    session.feed(ChipsPushed(3, 10, declared=A.RAISE))
+    session.feed(ChipsPushed(3, 20, second_motion=True))
+    assert session.hand.current_bet == 30 and session.hand.seat_to_act == 1
+    assert session.snapshot()["table"]["seats"]["3"]["last_action"] == {"action": "raise", "to": 30, "all_in": False}
 
 
 def test_BET_OUT_OF_TURN_is_flagged_and_not_applied() -> None:
@@ -379,9 +479,29 @@ def test_BET_RAKE_online_takes_five_percent_capped_after_a_flop() -> None:
     assert chips_in_play(h) == 200
 
 
-def test_BET_RAKE_no_flop_no_drop_and_none_in_standard() -> None:
-    h = play(start({1: 100, 2: 100}, button=1, profile="online"), "1 r 10, 2 f")
-    assert h.state.rake == 0
+def test_BET_RAKE_online_rakes_a_pot_won_without_a_showdown() -> None:
+    """004: the 5 % rake capped at 3 is taken "for all the four rounds of betting": a pot won
+    when everyone folds pays it as a showdown pot does."""
+    h = play(
+        start({1: 1000, 2: 1000}, button=1, profile="online"),
+        "1 c, 2 x, board 2c7d9s, 2 r 40, 1 c, board 3h, 2 r 100, 1 f",
+    )
+    assert h.state.rake == 3  # 5 % of 84 is 4, capped at 3
+    assert h.state.awards[0].rake == 3 and h.state.awards[0].shares == ((2, 81),)
+    assert h.state.final_stacks() == {1: 958, 2: 1039}
+    assert chips_in_play(h) == 2000
+
+
+def test_BET_RAKE_online_rakes_a_pot_won_before_the_flop() -> None:
+    script = "3 r 60, 1 c, 2 r 200, 3 f, 1 f"  # 180 in the pot once the uncalled 140 is back
+    h = play(start({1: 1000, 2: 1000, 3: 1000}, button=3, sb=10, bb=20, profile="online"), script)
+    assert h.state.rake == 3 and h.state.final_stacks() == {1: 940, 2: 1117, 3: 940}
+    prof = profile_from_mapping("online", {"rake_no_flop_no_drop": True})  # the house option
+    h = play(start({1: 1000, 2: 1000, 3: 1000}, button=3, sb=10, bb=20, profile=prof), script)
+    assert h.state.rake == 0 and h.state.final_stacks() == {1: 940, 2: 1120, 3: 940}
+
+
+def test_BET_RAKE_none_in_standard() -> None:
     h = play(
         start({1: 100, 2: 100}, button=1),
         "hole 1 AhAd, hole 2 KhKd, 1 c, 2 x, board 2c7d9s, 2 x, 1 x, board 3h, 2 x, 1 x, board 4s, 2 x, 1 x, show 2, show 1",
@@ -406,3 +526,14 @@ def test_BET_ORDER_straddle_acts_last_preflop_and_keeps_the_option() -> None:
     play(h, "4 c, 1 c, 2 c")
     la = legal_actions(h.state)
     assert la is not None and la.seat == 3 and la.can_check and la.can_raise
+
+
+def test_BET_VERBAL_binding_short_call_through_the_session() -> None:
+    """End to end: the dealer enters "call" with too few chips; the table says what is owed
+    (``chips_owed``) and takes the next player's action in turn."""
+    session = TableSession(TableSetup.from_dict({"blinds": [5, 10], "seats": {"1": 500, "2": 500, "3": 500},
+                                                 "button": 3}))
+    events = [event_to_json(e) for e in session.feed(ChipsPushed(3, 2, declared=A.CALL))]
+    assert {"type": "chips_owed", "seat": 3, "amount": 8, "rule": "BET-VERBAL"} in events
+    session.feed(PlayerAction(1, A.CALL))
+    assert session.hand.seat_to_act == 2

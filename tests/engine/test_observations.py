@@ -2,6 +2,7 @@ import pytest
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.engine.errors import InputError
+from dealer_pi.engine.events import event_from_dict
 from dealer_pi.engine.observations import (
     ActionKind,
     CardSeen,
@@ -10,6 +11,10 @@ from dealer_pi.engine.observations import (
     observation_from_dict,
     observation_to_dict,
 )
+from dealer_pi.engine.phh import parse_phh
+from dealer_pi.engine.profiles import profile_from_mapping
+from dealer_pi.engine.table_session import TableSetup
+from dealer_pi.runtime.clock import check_level
 
 GOOD = [
     {"type": "shoe_draw", "card": "Ah"},
@@ -61,3 +66,28 @@ def test_bad_observations_name_the_field(data, field):
     with pytest.raises(InputError) as err:
         observation_from_dict(data, where="obs")
     assert err.value.where == field
+
+
+def _phh_with_stack(value: object) -> str:
+    return (f'variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n'
+            f'starting_stacks = [{value}, 100]\nactions = []\n')
+
+
+READERS = {
+    "observation": lambda v: observation_from_dict({"type": "action", "seat": v, "action": "fold"}, "obs"),
+    "event": lambda v: event_from_dict({"type": "hand_killed", "seat": v, "rule": "TABLE-AWAY"}, "ev"),
+    "phh": lambda v: parse_phh(_phh_with_stack("true" if v is True else v)),
+    "setup": lambda v: TableSetup.from_dict({"blinds": [1, 2], "ante": v, "seats": {"1": 100, "2": 100}, "button": 1}),
+    "profile": lambda v: profile_from_mapping("standard", {"clock_seconds": v}),
+    "clock": lambda v: check_level({"small_blind": 1, "big_blind": 2, "minutes": 20, "ante": v}, "level"),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_every_reader_refuses_true_as_a_count_and_names_the_field(reader):
+    """One validator (engine.validate.whole) serves every reader: ``true`` is not 1."""
+    with pytest.raises(InputError) as err:
+        READERS[reader](True)
+    assert "whole number" in err.value.message and "True" in err.value.message
+    assert err.value.where
+    READERS[reader](1)  # and a real count is fine

@@ -16,6 +16,7 @@ from dealer_pi.engine.events import (
     WinnersDeclared,
 )
 from dealer_pi.engine.hand import Hand
+from dealer_pi.engine.observations import KillReason
 from dealer_pi.engine.profiles import profile_from_mapping
 from dealer_pi.engine.showdown import next_to_show, show_order
 
@@ -185,27 +186,56 @@ def test_POT_RIGHT_each_round_closes_with_everyone_level() -> None:
     assert done == [StreetCompleted("preflop", ((18, (1, 2, 3)),))]
 
 
-@pytest.mark.parametrize(("profile", "penalty"), [("house-pig", 9), ("standard", 0)])
-def test_DEAL_PLAYER_EXPOSED_deliberate_show_penalty_by_profile(profile: str, penalty: int) -> None:
+def test_DEAL_PLAYER_EXPOSED_deliberate_show_kills_and_costs_half_the_pot_house_pig() -> None:
     # 002 §6.8: the hand is dead and the player pays half the current pot into it.
-    h = play(start({1: 100, 2: 100, 3: 100}, button=3, profile=profile), "3 r 6, 1 c, 2 c")
-    h.apply(HandKilled(1, "DEAL-PLAYER-EXPOSED"))
+    h = play(start({1: 100, 2: 100, 3: 100}, button=3, profile="house-pig"), "3 r 6, 1 c, 2 c")
+    h.apply(HandKilled(1, "DEAL-PLAYER-EXPOSED", KillReason.DELIBERATE_SHOW))
     st = h.state
     assert st.folded[st.index_of[1]]
-    assert st.stacks[st.index_of[1]] == 94 - penalty and st.pot_total() == 18 + penalty
+    assert st.stacks[st.index_of[1]] == 94 - 9 and st.pot_total() == 18 + 9
     play(h, "board 2c7d9s, 2 x, 3 r 10, 2 f")
-    assert h.state.final_stacks()[3] == 100 + 12 + penalty
+    assert h.state.final_stacks()[3] == 100 + 12 + 9
     assert chips_in_play(h) == 300
 
 
-def test_POT_ODD_CHIP_several_odd_chips_one_each_or_all_to_the_first() -> None:
-    script = (
-        "hole 1 2h3d, hole 2 4h5d, hole 3 6h7d, hole 4 8h9d, 3 c, 4 c, 1 c, 2 x, board AsKsQs, 1 r 2, 2 c, 3 c, 4 f,"
-        " board Js, 1 x, 2 x, 3 x, board Ts, 1 x, 2 x, 3 x, show 1, show 2, show 3"
-    )
-    stacks = {1: 100, 2: 100, 3: 100, 4: 100}
-    h = play(start(stacks, button=4), script)
-    assert awards(h) == [(0, 14, ((1, 5), (2, 5), (3, 4)))]  # as even as possible, from the left of the button
-    prof = profile_from_mapping("standard", {"odd_chip": "all-to-first-left"})
-    h = play(start(stacks, button=4, profile=prof), script)
+@pytest.mark.parametrize("profile", ["standard", "roberts", "online"])
+def test_DEAL_PLAYER_EXPOSED_deliberate_show_does_not_kill_where_000_rules(profile: str) -> None:
+    # 000 §40: "A player who exposes his cards during the play may incur a penalty, but will not
+    # have his hand killed": the kill is refused, naming the rule, and the hand plays on.
+    h = play(start({1: 100, 2: 100, 3: 100}, button=3, profile=profile), "3 r 6, 1 c, 2 c")
+    with pytest.raises(RuleViolation) as err:
+        h.apply(HandKilled(1, "DEAL-PLAYER-EXPOSED", KillReason.DELIBERATE_SHOW))
+    assert err.value.rule == "DEAL-PLAYER-EXPOSED" and "000 §40" in err.value.message
+    assert not h.state.folded[h.state.index_of[1]]
+
+
+ODD_CHIPS_SCRIPT = (
+    "hole 1 2h3d, hole 2 4h5d, hole 3 6h7d, hole 4 8h9d, 3 c, 4 c, 1 c, 2 x, board AsKsQs, 1 r 2, 2 c, 3 c, 4 f,"
+    " board Js, 1 x, 2 x, 3 x, board Ts, 1 x, 2 x, 3 x, show 1, show 2, show 3"
+)
+
+
+@pytest.mark.parametrize("profile", ["standard", "roberts", "house-pig"])
+def test_POT_ODD_CHIP_every_odd_chip_to_the_worst_position_in_every_profile(profile: str) -> None:
+    """000 §13: "any odd chip(s) left over given out to the winning player with the worst position
+    (left of the button being the worst)"; 002 §1.2.3 and 004 agree. 14 chips three ways: 6/4/4."""
+    h = play(start({1: 100, 2: 100, 3: 100, 4: 100}, button=4, profile=profile), ODD_CHIPS_SCRIPT)
     assert awards(h) == [(0, 14, ((1, 6), (2, 4), (3, 4)))]
+
+
+def test_POT_ODD_CHIP_online_profile_after_its_rake() -> None:
+    # 004: 5 % of 14 is 0 (whole chips), so the split is the same: both odd chips to seat 1.
+    h = play(start({1: 100, 2: 100, 3: 100, 4: 100}, button=4, profile="online"), ODD_CHIPS_SCRIPT)
+    assert awards(h) == [(0, 14, ((1, 6), (2, 4), (3, 4)))]
+
+
+def test_POT_ODD_CHIP_one_each_from_the_left_is_a_named_option() -> None:
+    prof = profile_from_mapping("standard", {"odd_chip": "one-each-from-left"})
+    h = play(start({1: 100, 2: 100, 3: 100, 4: 100}, button=4, profile=prof), ODD_CHIPS_SCRIPT)
+    assert awards(h) == [(0, 14, ((1, 5), (2, 5), (3, 4)))]  # as even as possible, from the left of the button
+
+
+def test_POT_ODD_CHIP_old_option_names_still_read() -> None:
+    """Journals and profile files written before the rename still load, meaning what they meant."""
+    assert profile_from_mapping("standard", {"odd_chip": "left-of-button"}).odd_chip == "one-each-from-left"
+    assert profile_from_mapping("standard", {"odd_chip": "all-to-first-left"}).odd_chip == "worst-position"

@@ -47,6 +47,9 @@ def test_every_option_names_a_rule_id_from_the_catalogue(rules_text: str) -> Non
         ("away_policy", {"standard": "kill", "roberts": "kill", "house-pig": "pay-and-fold", "online": "kill"}),
         ("deliberate_show_penalty", {"standard": "none", "roberts": "none", "house-pig": "half-pot", "online": "none"}),
         ("rake_percent", {"standard": 0, "roberts": 0, "house-pig": 0, "online": 5}),
+        ("dead_button", {"standard": True, "roberts": True, "house-pig": True, "online": False}),
+        ("odd_chip", {"standard": "worst-position", "roberts": "worst-position", "house-pig": "worst-position",
+                      "online": "worst-position"}),
     ],
 )
 def test_profiles_follow_their_seed(option: str, values: dict[str, object]) -> None:

@@ -20,6 +20,7 @@ from dealer_pi.engine.events import (
 )
 from dealer_pi.engine.hand import Hand, apply_in_place, replay
 from dealer_pi.engine.legal import legal_actions
+from dealer_pi.engine.observations import KILL_RULES, KillReason
 from dealer_pi.engine.observations import ActionKind as A
 from dealer_pi.engine.profiles import PROFILES
 from dealer_pi.engine.setup import Structure, blinds_setup
@@ -106,7 +107,11 @@ def play_out(hand: Hand, data: st.DataObject, start_chips: int, snapshots: list[
                 assert err.rule in ("BET-ALL-IN", "BET-UNDER-RAISE")
         else:
             seat = data.draw(st.sampled_from([s.order[i] for i in s.live()]))
-            step(HandKilled(seat, data.draw(st.sampled_from(["BET-CLOCK", "TABLE-AWAY", "DEAL-PLAYER-EXPOSED"]))))
+            reason = data.draw(st.sampled_from(list(KillReason)))
+            try:
+                step(HandKilled(seat, KILL_RULES[reason], reason))
+            except RuleViolation as err:  # 000 §40: only house-pig kills a hand for a card shown (002 §6.8)
+                assert reason is KillReason.DELIBERATE_SHOW and err.rule == "DEAL-PLAYER-EXPOSED"
     raise AssertionError("the hand did not end")
 
 
@@ -154,7 +159,8 @@ def any_entry(draw: st.DrawFn, seats: list[int]) -> Entry:
         return HandShown(seat, tuple(cards[:2]) if draw(st.booleans()) else ())
     if kind == "muck":
         return HandMucked(seat)
-    return HandKilled(seat, "BET-CLOCK")
+    reason = draw(st.sampled_from(list(KillReason)))
+    return HandKilled(seat, KILL_RULES[reason], reason)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -178,3 +184,21 @@ def test_a_refused_entry_changes_nothing_even_in_place(hand: Hand, data: st.Data
         else:
             apply_in_place(owned, e)
         assert owned.to_dict(reveal_hole_cards=True) == hand.state.to_dict(reveal_hole_cards=True)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands())
+def test_every_field_is_set_at_the_start_and_copied_without_sharing(hand: Hand) -> None:
+    """HandState's fields are declared once (its annotations): start_hand sets each one, and
+    copy() gives an equal state whose lists and dicts are its own (undo relies on both)."""
+    state = hand.state
+    names = HandState.__slots__
+    assert set(names) == set(HandState.__annotations__)
+    missing = [n for n in names if not hasattr(state, n)]
+    assert not missing, f"start_hand leaves {missing} unset"
+    twin = state.copy()
+    for name in names:
+        mine, theirs = getattr(state, name), getattr(twin, name)
+        assert mine == theirs, name
+        if isinstance(mine, (list, dict)):
+            assert mine is not theirs, f"copy() shares {name}"

@@ -81,7 +81,23 @@ def test_cli_json_one_object_per_hand(phh_dir, capsys, tmp_path):
     assert first["final_stacks"] == first["finishing_stacks"] == [2200000, 0, 2675000, 3125000, 21700000]
     assert first["players"][4] == "Brian Rast" and first["variant"] == "NT"
     assert second["ok"] is False and second["file"] == str(missing)
-    assert "cannot read the file" in second["error"]
+    assert second["error"] == "no such file"
+
+
+def test_cli_a_missing_file_is_named_as_missing_not_counted_as_a_hand(phh_dir, tmp_path, capsys):
+    missing = tmp_path / "missing.phh"
+    code = main(["replay", str(missing)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out == ""  # no "1 hand(s), 1 with a problem": there was no hand
+    assert f"{missing}: no such file" in err
+    assert "1 of 1 file(s) could not be read" in err
+
+    code = main(["replay", str(missing), str(phh_dir / "wsop-2023-43-1.phh"), str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out.rstrip().endswith("1 hand(s), 0 with a problem")
+    assert f"{tmp_path}: is a folder" in err and "2 of 3 file(s) could not be read" in err
 
 
 def _edited(phh_dir: Path, tmp_path: Path, name: str, old: str, new: str) -> Path:
@@ -248,3 +264,48 @@ def test_BET_PL_MAX_pot_limit_history_replays_and_an_over_pot_raise_is_refused()
     over = replay_history(parse_phh(POT_LIMIT.format(raise_to=24)))
     assert over.failed_at == 4
     assert "[BET-PL-MAX] the largest raise is to 23" in over.error
+
+
+SPLIT_HALVES = """variant = "NT"
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [10000, 10111, 10111]
+actions = ["d dh p1 2c3c", "d dh p2 AhKh", "d dh p3 AdKd", "p3 cc", "p1 f", "p2 cc",
+           "d db 7s8s9d", "p2 cc", "p3 cc", "d db 2h", "p2 cc", "p3 cc", "d db 4c", "p2 cc", "p3 cc",
+           "p2 sm AhKh", "p3 sm AdKd"]
+finishing_stacks = [9999, 10111.5, 10111.5]
+"""
+
+
+def test_POT_ODD_CHIP_history_with_a_split_odd_chip_in_halves_replays_and_matches(tmp_path, capsys):
+    """Published data sets share a split odd chip out in halves; the table gives it whole to the
+    winner in the worst position (000 §13). The file is read, and the match says so."""
+    h = parse_phh(SPLIT_HALVES)
+    assert h.finishing_stacks == (9999, 10111.5, 10111.5)
+    r = replay_history(h)
+    assert r.final_stacks == (9999, 10112, 10111)
+    assert r.matches is True and r.odd_chip_split and "split odd chip" in r.note
+    assert parse_phh(to_phh(h)) == h  # the halves are written back as read
+    path = tmp_path / "halves.phh"
+    path.write_text(SPLIT_HALVES)
+    code, out = run_cli(capsys, str(path))
+    assert code == 0 and "match within the split odd chip" in out and "POT-ODD-CHIP" in out
+    code, out = run_cli(capsys, "--json", str(path))
+    record = json.loads(out)
+    assert code == 0 and record["ok"] and record["match"] is True and "split odd chip" in record["match_note"]
+
+
+@pytest.mark.parametrize(("finishing", "why"), [
+    ("[9999, 10113.5, 10109.5]", "fractions off by more than the odd chip"),
+    ("[9998, 10112.5, 10111.5]", "a whole stack that differs"),
+])
+def test_POT_ODD_CHIP_halves_do_not_hide_a_real_mismatch(finishing, why):
+    r = replay_history(parse_phh(SPLIT_HALVES.replace("[9999, 10111.5, 10111.5]", finishing)))
+    assert r.matches is False and not r.odd_chip_split and r.note == "", why
+
+
+def test_fractions_are_refused_outside_the_results():
+    with pytest.raises(InputError) as err:
+        parse_phh(SPLIT_HALVES.replace("[10000, 10111, 10111]", "[10000, 10111.5, 10111]"))
+    assert err.value.where == "starting_stacks[1]" and "whole number of chips" in err.value.message

@@ -14,9 +14,11 @@ from dealer_pi.engine.events import (
     MisdealDeclared,
 )
 from dealer_pi.engine.hand import Hand
+from dealer_pi.engine.legal import legal_actions
 from dealer_pi.engine.observations import ActionKind as A
 from dealer_pi.engine.profiles import get_profile, profile_from_mapping
 from dealer_pi.engine.state import Phase
+from dealer_pi.engine.table_session import TableSetup
 from dealer_pi.engine.table import (
     NextHand,
     TableState,
@@ -91,6 +93,34 @@ def test_TABLE_BUTTON_moving_button_profile_skips_a_busted_small_blind() -> None
     t, _, _ = run(t, losers=(2,), winner=4)
     assert t.seat(2) is None
     assert positions(next_hand(t)) == (3, 4, 5)
+
+
+@pytest.mark.parametrize(("profile", "after"), [
+    ("standard", (2, 3, 4)),  # 000 §22: the button moves onto the busted small blind's seat (dead button)
+    ("roberts", (2, 3, 4)),
+    ("house-pig", (2, 3, 4)),
+    ("online", (3, 4, 5)),  # 004: "the button moves clockwise to the next active player"
+])
+def test_TABLE_DEAD_BUTTON_after_the_small_blind_busts_by_profile(profile: str, after: tuple[int, int, int]) -> None:
+    t = new_table(FIVE, 1, 2, button=1, profile=get_profile(profile))
+    t, nh, _ = run(t, losers=(2,), winner=4)
+    assert positions(nh) == (1, 2, 3) and t.seat(2) is None
+    assert positions(next_hand(t)) == after
+    if profile == "online":
+        assert t.seat(after[0]) is not None  # the button never sits on an empty seat
+
+
+def test_TABLE_NEW_PLAYER_online_waiting_player_gets_the_big_blind_in_turn() -> None:
+    """With the moving button (004) a new player who waits is dealt in when the big blind reaches him."""
+    t = new_table(FIVE, 1, 2, button=1, profile=get_profile("online"))
+    t, _, _ = run(t)  # button 1, blinds 2 and 3
+    t = seat_player(t, 7, 100)
+    seen = []
+    for _ in range(3):
+        nh = next_hand(t)
+        seen.append((positions(nh), 7 in nh.dealt))
+        t, _, _ = run(t)
+    assert seen == [((2, 3, 4), False), ((3, 4, 5), False), ((4, 5, 7), True)]
 
 
 def test_TABLE_DEAD_BUTTON_big_blind_eliminated_no_small_blind_then_dead_button() -> None:
@@ -229,3 +259,29 @@ def test_TABLE_LEVELS_new_blinds_apply_from_the_next_hand() -> None:
     assert {s.blind for s in nh.started.setup.seats} == {0, 1, 2}  # the hand already set up keeps its level
     nh2 = next_hand(t)
     assert {s.blind for s in nh2.started.setup.seats} == {0, 5, 10} and {s.ante for s in nh2.started.setup.seats} == {1}
+
+
+def test_BET_ANTES_ante_only_game_is_accepted_where_a_setup_has_no_blinds() -> None:
+    """000 §19a speaks of "an ante only game": both blinds 0 and an ante. The first to act is
+    left of the button, checking is allowed, and the smallest bet is the ante (BET-NL-MIN)."""
+    setup = TableSetup.from_dict({"blinds": [0, 0], "ante": 5, "seats": {"1": 100, "2": 100, "3": 100}, "button": 1})
+    t = new_table(dict(setup.seats), 0, 0, button=1, ante=5)
+    hand = Hand(next_hand(t).started)
+    st = hand.state
+    assert st.pot_total() == 15 and st.current_bet == 0 and st.seat_to_act == 2
+    la = legal_actions(st)
+    assert la is not None and la.can_check and la.min_to == 5
+    t2 = set_level(t, 0, 0, ante=10)
+    assert next_hand(t2).started.setup.small_bet == 10
+
+
+@pytest.mark.parametrize(("blinds", "ante", "why"), [
+    ((0, 0), 0, "a big blind or an ante"),
+    ((5, 0), 5, "a small blind needs a big blind"),
+])
+def test_BET_BLINDS_a_game_without_a_big_blind_needs_an_ante(blinds: tuple[int, int], ante: int, why: str) -> None:
+    with pytest.raises(InputError) as err:
+        TableSetup.from_dict({"blinds": list(blinds), "ante": ante, "seats": {"1": 100, "2": 100}, "button": 1})
+    assert why in err.value.message and err.value.where == "setup.blinds"
+    with pytest.raises(InputError):
+        set_level(new_table(FIVE, 1, 2), blinds[0], blinds[1], ante=ante)

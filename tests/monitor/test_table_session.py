@@ -94,7 +94,10 @@ def test_TABLE_BUTTON_moves_after_a_played_hand() -> None:
     s.feed(DealerDeclaration(Declaration.NEW_HAND))
     snap = s.snapshot()
     assert snap["table"]["button"] == 3 and snap["table"]["seats"]["4"]["stack"] == 800 + 5 - 5
-    assert snap["hand"]["to_act"] == 1  # seat 4 small blind, 6 big blind, 1 first to act
+    # Nobody acts while the hole cards are dealt; "cards are out" opens the betting.
+    assert (snap["hand"]["phase"], snap["hand"]["to_act"], snap["hand"]["legal"]) == ("dealing", None, None)
+    s.feed(DealerDeclaration(Declaration.CARDS_OUT))
+    assert s.snapshot()["hand"]["to_act"] == 1  # seat 4 small blind, 6 big blind, 1 first to act
 
 
 def test_DEAL_MISDEAL_LOCK_refuses_the_dealers_misdeal_under_house_pig() -> None:
@@ -302,3 +305,36 @@ def test_snapshot_last_action_per_seat_follows_the_street_and_undo() -> None:
     assert all(v["last_action"] is None for v in s.snapshot()["table"]["seats"].values())
     again = TableSession.replay(SETUP, s.observations)
     assert again.snapshot() == s.snapshot()
+
+
+def _assigners(path: str, cls: str, attr: str) -> set[str]:
+    """The methods of ``cls`` that assign ``self.<attr>``."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(path).read_text())
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            for fn in node.body:
+                if isinstance(fn, ast.FunctionDef):
+                    for n in ast.walk(fn):
+                        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(
+                            n, (ast.AnnAssign, ast.AugAssign)) else []
+                        flat = [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
+                        for t in flat:
+                            if isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) \
+                                    and t.value.id == "self":
+                                found.add(fn.name)
+    return found
+
+
+def test_session_and_monitor_each_replace_their_state_in_one_place() -> None:
+    import dealer_pi.engine.monitor.monitor as monitor_module
+    import dealer_pi.engine.table_session as session_module
+
+    assert _assigners(monitor_module.__file__, "DealMonitor", "_d") == {"__init__", "start_hand"}
+    assert _assigners(session_module.__file__, "TableSession", "_s") == {"__init__", "_start_hand", "_undo", "_restore"}
+    # Neither reaches into the other's state.
+    from pathlib import Path
+    assert "._d." not in Path(session_module.__file__).read_text()

@@ -41,10 +41,16 @@ BROADCAST = {"width": 1920, "height": 1080}
 class LiveTable:
     """A running server plus helpers to drive it over HTTP as a real client would."""
 
-    def __init__(self, tmp: Path, delay_s: int = DELAY_S) -> None:
+    def __init__(self, tmp: Path, delay_s: int = DELAY_S, fresh: bool = False) -> None:
         self.now = 1_700_000_000_000
         self.delay_s = delay_s
-        self.runtime = H.runtime(tmp, delay_s, now_ms=lambda: self.now)
+        if fresh:  # a new journal with no setup: no table until one is entered
+            from dealer_pi.runtime.engine_thread import Runtime
+
+            self.runtime = Runtime(tmp / "journal.sqlite3", None, stream_delay_s=delay_s, now_ms=lambda: self.now,
+                                   proposed_setup=H.SETUP).start()
+        else:
+            self.runtime = H.runtime(tmp, delay_s, now_ms=lambda: self.now)
         self.app = create_app(H.config(tmp, delay_s), self.runtime, audit=AuditLog(tmp / "audit.log"))
         self.server = Server(self.app, host="127.0.0.1", port=0, threads=16).start()
         self.url = self.server.url
@@ -134,8 +140,16 @@ class ChildServer:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(timeout=10)
 
-    def post(self, obs: dict[str, Any]) -> None:
-        req = urllib.request.Request(self.url + "/api/observations", data=json.dumps(obs).encode(), method="POST",
+    def post(self, obs: dict[str, Any], path: str = "/api/observations") -> Any:
+        req = urllib.request.Request(self.url + path, data=json.dumps(obs).encode(), method="POST",
                                      headers={"Content-Type": "application/json", "Authorization": f"Bearer {H.DEALER}"})
         with urllib.request.urlopen(req, timeout=10) as resp:
             assert resp.status == 200
+            return json.load(resp)
+
+    def set_up(self) -> None:
+        """Enter the table the setup page proposes (a fresh journal deals nothing until then)."""
+        req = urllib.request.Request(self.url + "/api/setup", headers={"Authorization": f"Bearer {H.DEALER}"})
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            proposed = json.load(resp)["setup"]
+        self.post(proposed, "/api/setup")

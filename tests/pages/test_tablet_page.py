@@ -52,7 +52,7 @@ def test_tablet_actions_update_the_overlay(context: Any, table: LiveTable) -> No
     expect(tablet.locator("#min-to")).to_have_text("20")
     expect(tablet.locator("#max-to")).to_have_text("1,000")
     expect(tablet.locator('.act[data-action="check"]')).to_be_disabled()
-    expect(seat_bar(overlay, 1)).to_have_class("pbar to-act")
+    expect(seat_bar(overlay, 1)).to_have_class(re.compile(r"\bto-act\b"))
     shot(tablet, "dealer-tablet-preflop")
     tablet.set_viewport_size({"width": 800, "height": 1280})  # a tablet held upright
     expect(tablet.locator('.act[data-action="fold"]')).to_be_in_viewport()
@@ -86,7 +86,7 @@ def test_tablet_actions_update_the_overlay(context: Any, table: LiveTable) -> No
 
     # Seat 3 folds, seat 1 calls: the overlay shows both, and the flop is awaited.
     tablet.click('.act[data-action="fold"]')
-    expect(seat_bar(overlay, 3)).to_have_class("pbar folded")
+    expect(seat_bar(overlay, 3)).to_have_class(re.compile(r"\bfolded\b"))
     expect(seat_bar(overlay, 3).locator(".paction")).to_have_text("FOLD")
     expect(tablet.locator("#call-amt")).to_have_text("85")
     tablet.click('.act[data-action="call"]')
@@ -109,16 +109,18 @@ def test_undo_and_misdeal_from_the_tablet(context: Any, table: LiveTable) -> Non
     expect(tablet.locator("#msg")).to_have_text("Last entry undone")
 
     hand_before = table.state()["last_event_id"]
-    assert table.request("GET", "/api/hands")[1]["hands"] == []
+    assert [(h["hand"], h["result"]) for h in table.request("GET", "/api/hands")[1]["hands"]] == [(1, "running")]
     tablet.click("#misdeal")
     expect(tablet.locator("#confirm")).to_be_visible()
     expect(tablet.locator("#confirm-text")).to_contain_text("DEAL-MISDEAL-REMEDY")
     tablet.click("#confirm-yes")
     expect(tablet.locator("#msg")).to_have_text("Misdeal declared")
     assert table.state()["last_event_id"] > hand_before
-    # The voided hand is closed in the journal and the redeal is running with seat 1 to act again.
+    # The voided hand is closed in the journal and the redeal is running: dealt again, seat 1 acts again.
     status, hands = table.request("GET", "/api/hands")
-    assert status == 200 and [h["hand"] for h in hands["hands"]] == [1]
+    assert status == 200 and [(h["hand"], h["result"]) for h in hands["hands"]] == [(1, "misdeal"), (2, "running")]
+    expect(tablet.locator("#turn-name")).to_have_text("Dealing hole cards…")
+    deal_hole_cards(table)
     expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
 
 
@@ -201,6 +203,7 @@ def test_tablet_shows_reconnecting_and_catches_up_after_a_crash(context: Any, tm
     """The server process is killed; the page says so, and after the restart it shows the table as it is."""
     server = ChildServer(tmp_path / "child").start()
     try:
+        server.set_up()
         # Six seats, button 1: hole cards from seat 2 round to seat 1, then seat 4 acts first (BET-ORDER).
         for obs in H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 4, 5, 6, 1]):
             server.post(obs)
@@ -263,7 +266,9 @@ def test_new_hand_after_a_hand_is_won(context: Any, table: LiveTable) -> None:
     expect(tablet.locator(".seat-backs")).to_have_count(0)
     shot(tablet, "dealer-tablet-hand-won")
     tablet.click("#new-hand")  # no confirmation needed between hands
-    # The button moves to seat 2 (TABLE-BUTTON): seat 2 acts first of three preflop.
+    # The button moves to seat 2 (TABLE-BUTTON): once the cards are out, seat 2 acts first of three.
+    expect(tablet.locator("#turn-name")).to_have_text("Dealing hole cards…")
+    tablet.click("#cards-out")
     expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
     expect(tablet.locator('.seat[data-seat="2"] .badge.btn')).to_have_count(1)
     # Blinds left of the button (BET-BLINDS), read from the new hand's start on the stream.
@@ -278,10 +283,10 @@ def test_BET_CLOCK_called_from_the_tablet_counts_on_the_tablet_and_the_table_clo
     clock.goto(f"{table.url}/clock")
     tablet.bring_to_front()
     tablet.click("#shot-clock")
-    expect(tablet.locator("#shot")).to_have_text(re.compile(r"^Seat 1 (30|29|28)s$"))
-    expect(tablet.locator("#msg")).to_have_text("Clock called on seat 1 (BET-CLOCK)")
+    expect(tablet.locator("#shot-left")).to_have_text(re.compile(r"^Seat 1 (30|29|28)s$"))
+    expect(tablet.locator("#msg")).to_have_text("Shot clock called on seat 1 (BET-CLOCK)")
     assert table.request("GET", "/api/clock", token=None)[1]["shot_clock"]["seat"] == 1
-    expect(clock.locator("#shot")).to_have_text(re.compile(r"^Seat 1 +\d+s$"))
+    expect(clock.locator("#shot")).to_have_text(re.compile(r"^Shot clock +Seat 1 +\d+s$"))
     shot(tablet, "dealer-tablet-shot-clock")
     tablet.click("#shot-clock")  # stop it
     expect(tablet.locator("#shot")).to_be_hidden()

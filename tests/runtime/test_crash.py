@@ -46,6 +46,7 @@ class ServerProcess:
         self.config = self.dir / "config.toml"
         self.config.write_text(
             f'[web]\ndealer_token = "{H.DEALER}"\nproducer_token = "{H.PRODUCER}"\nstream_delay_s = 60\n'
+            'public_hole_cards = "after-hand"\n'
             f'audit_log = "audit.log"\n[journal]\npath = "journal.sqlite3"\n'
         )
         self.proc: subprocess.Popen[bytes] | None = None
@@ -106,16 +107,19 @@ def script(seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 def resume_point(server: ServerProcess, setup: dict[str, Any]) -> int:
-    """Which observation comes next, from what the server has journaled."""
-    status, state = server.request("GET", "/api/state")
-    assert status == 200
-    if state["setup"] != setup:
+    """Which observation comes next, from what the server has journaled (a fresh server waits
+    for its setup: the driver enters it)."""
+    def last_setup() -> tuple[int, Any]:
+        with sqlite3.connect(server.dir / "journal.sqlite3") as db:
+            row = db.execute("SELECT seq, body FROM entries WHERE kind = 'setup' ORDER BY seq DESC LIMIT 1").fetchone()
+        return (0, None) if row is None else (int(row[0]), json.loads(row[1])["setup"])
+
+    if last_setup()[1] != setup:
         status, body = server.request("POST", "/api/setup?void_hand=1", setup)
         assert status == 200, body
-        status, state = server.request("GET", "/api/state")
-    with sqlite3.connect(server.dir / "journal.sqlite3") as db:
-        (setup_seq,) = db.execute("SELECT MAX(seq) FROM entries WHERE kind = 'setup'").fetchone()
-    return int(state["seq"]) - int(setup_seq)
+    status, state = server.request("GET", "/api/state")
+    assert status == 200
+    return int(state["seq"]) - last_setup()[0]
 
 
 def journal(server: ServerProcess) -> tuple[list[Any], list[Any]]:

@@ -128,17 +128,26 @@ def test_TABLE_LEVELS_new_blinds_apply_from_the_next_hand_and_survive_a_restart(
     assert rt.clock_view()["level"] == 2 and rt.clock_view()["pending"] is True
     for obs in observations[cut // 2 : cut]:
         rt.submit("observation", obs)  # ...which is played to its end at the old blinds
-    assert not rt.table.running and rt.table.setup.blinds == (5, 10)
+    assert not rt.table.running and rt.table.snapshot()["table"]["blinds"] == [5, 10]
     ended = rt.table.hand_state()
+    setups = len([e for e in rt.journal.entries_after(0) if e.kind == "setup"])
     result = rt.submit("observation", observations[cut])  # "new hand"
     posted = [(e["event"]["type"], e["event"]["amount"]) for e in result["events"] if e["event"]["type"] in ("blind_posted", "ante_posted")]
     assert sorted(a for t, a in posted if t == "blind_posted") == [10, 20]
     assert [a for t, a in posted if t == "ante_posted"] == [2, 2, 2, 2]
-    setup = rt.table.setup
-    assert setup.blinds == (10, 20) and setup.ante == 2
-    assert dict(setup.seats) == {s: c for s, c in ended.final_stacks().items() if c > 0}
-    assert setup.button != ended.setup.button  # TABLE-BUTTON: it moved on
-    assert rt.clock_view()["pending"] is False
+    # The level is the engine's own entry, not a new table: same session, button moved on by it.
+    entries = list(rt.journal.entries_after(0))
+    assert len([e for e in entries if e.kind == "setup"]) == setups
+    level, new_hand = entries[-2].body, entries[-1].body
+    assert (level["type"], level["small_blind"], level["big_blind"], level["ante"], level["source"]) == (
+        "level", 10, 20, 2, "clock")
+    assert new_hand["declare"] == "new hand"
+    snap = rt.table.snapshot()
+    assert snap["table"]["blinds"] == [10, 20] and snap["table"]["ante"] == 2
+    assert {int(k): v["stack"] + v["bet"] + 2 for k, v in snap["table"]["seats"].items() if v["in_hand"]} == \
+        {s: c for s, c in ended.final_stacks().items() if c > 0}
+    assert snap["table"]["button"] != ended.setup.button  # TABLE-BUTTON: it moved on
+    assert rt.table.hand == 2 and rt.clock_view()["pending"] is False
     before = full_state(rt)
     rt.stop()
     again = Runtime(tmp_path / "j.sqlite3", table.setup.to_dict(), stream_delay_s=1, now_ms=lambda: now[0]).start()

@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from ..cards import Card
 from ..errors import InputError
+from ..validate import whole
 
 
 class Verdict(enum.Enum):
@@ -124,8 +125,7 @@ def alert_event_from_dict(data: Mapping[str, Any], where: str = "event") -> Moni
         elif f.name == "card":
             v = None if v is None else Card.parse(v, where=w) if isinstance(v, str) else _bad(w, v)
         elif f.name in ("at", "undone") or (f.name == "seat" and v is not None):
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise InputError(w, f"must be a whole number >= 0, got {v!r}")
+            whole(v, w, low=0)
         elif f.name != "seat" and not isinstance(v, str):
             raise InputError(w, f"must be a string, got {v!r}")
         kwargs[f.name] = v

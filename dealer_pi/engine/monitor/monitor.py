@@ -19,7 +19,7 @@ Accepted cards are handed on as betting-engine entries (``HoleCardsDealt``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from ..cards import Card
 from ..events import BoardDealt, CardBurned, Entry, HandShown, HoleCardsDealt
@@ -27,13 +27,17 @@ from ..observations import (
     CardLeft,
     CardSeen,
     ChipsPushed,
+    DealerDeclaration,
+    Declaration,
     Observation,
     PlayerAction,
     ShoeDraw,
+    VerbalDeclaration,
 )
 from ..profiles import RuleProfile
 from . import remedies as R
 from .alerts import AlertRaised, MonitorEvent, ProcedureCompleted, Verdict
+from .state import DealState, DealView, OpenAlert, Procedure, ProcKind
 
 MIN_CONFIDENCE: Final = 0.8  # below this a camera read is a hint, never grounds for a misdeal
 BOARD_NEED: Final = (0, 3, 1, 1)  # cards per board street (index 1 flop, 2 turn, 3 river)
@@ -61,20 +65,6 @@ class BettingView:
 
 
 @dataclass(slots=True)
-class Procedure:
-    """A correction being tracked: ``kind`` is replace-exposed, extra-to-burn,
-    redeal-street, turn-early or river-early."""
-
-    kind: str
-    alert_id: str
-    rule: str
-    seat: int = 0
-    card: Card | None = None
-    street: int = 0
-    stage: int = 0  # replace-exposed: bit 1 replaced, bit 2 burned; turn-early: 1 once the turn is out
-
-
-@dataclass(slots=True)
 class Step:
     """What one observation produced."""
 
@@ -83,62 +73,70 @@ class Step:
     retract_board: int = 0  # board streets the betting engine must forget (a flop or card put back)
 
 
-@dataclass(slots=True)
-class OpenAlert:
-    alert: AlertRaised
-    would_be: Verdict  # what confirming an uncertain notice means
-    lockable: bool = True  # False: a misdeal even after DEAL-MISDEAL-LOCK (foul deck, 001 extra cards)
-
-
 class DealMonitor:
-    """Tracks one hand's dealing at a time; alert IDs run across the session."""
+    """Tracks one hand's dealing at a time; alert IDs run across the session.
+
+    The hand's state is one :class:`DealState` that only this class changes; others read
+    :meth:`view`, :meth:`secrets` and the open alerts.
+    """
 
     def __init__(self, profile: RuleProfile, first_alert: int = 1) -> None:
         self.profile = profile
-        self.next_alert = first_alert
-        self.open: dict[str, OpenAlert] = {}
-        self.start_hand((), 0)
+        self._next_alert = first_alert
+        self._d = DealState()
 
     # ------------------------------------------------------------ hand lifecycle
 
     def start_hand(self, order: tuple[int, ...], hand_no: int) -> None:
         """A new deal: ``order`` are the seats dealt in, first left of the button."""
-        self.order = order
-        self.hand_no = hand_no
-        self.hole: dict[int, list[Card | None]] = {s: [] for s in order}
-        self.deal_pos = 0
-        self.deal_done = False
-        self.dealer_exposed = 0
-        self.extra_cards = 0
-        self.pending: tuple[int, Card | None] | None = None
-        self.board: list[Card] = []
-        self.street_cards: list[Card] = []
-        self.streets_done = 0
-        self.burns_this_street = 0
-        self.burns: list[Card | None] = []
-        self.actions_since_board = 0
-        self.swallow = 0
-        self.seen: dict[Card, str] = {}
-        self.out_of_deck = 0
-        self.procs: list[Procedure] = []
-        self.misdeal_alert: str | None = None
-        self.shown: dict[int, list[Card]] = {}
-        self.player_exposed: set[tuple[int, Card | None]] = set()
-        self.early_deal_noticed = False
-        self.last_zone: str | None = None  # where the last drawn card landed
-        self.open.clear()  # alerts belong to their hand
+        self._d = DealState(order=order, hand_no=hand_no)
+
+    # ------------------------------------------------------------ reading
+
+    def view(self) -> DealView:
+        """Hole-card counts, burns, corrections under way, whether hole cards are still coming."""
+        return self._d.view()
+
+    def secrets(self) -> dict[str, Any]:
+        """Hole cards and burns by seat: for the producer's delayed view only."""
+        return self._d.secrets()
+
+    def open_alerts(self) -> list[AlertRaised]:
+        """Alerts of this hand not yet confirmed or dismissed, oldest first."""
+        return [oa.alert for oa in self._d.open.values()]
+
+    def open_alert(self, alert_id: str) -> OpenAlert | None:
+        return self._d.open.get(alert_id)
+
+    @property
+    def misdeal_alert(self) -> str | None:
+        """The open alert whose verdict is a misdeal, if any."""
+        return self._d.misdeal_alert
+
+    @property
+    def next_alert(self) -> int:
+        """The number the next alert gets (``a<N>``)."""
+        return self._next_alert
+
+    def reserve_alerts(self, upto: int) -> None:
+        """Never hand out a number below ``upto`` again (alerts raised before an undo keep theirs)."""
+        self._next_alert = max(self._next_alert, upto)
+
+    def dealing_hole_cards(self) -> bool:
+        """Hole cards are still coming: nobody may be asked to act yet."""
+        return bool(self._d.order) and not self._d.deal_done
 
     # ------------------------------------------------------------ alerts
 
     def _raise(self, step: Step, at: int, rule: str, verdict: Verdict, remedy: str,
                seat: int | None = None, card: Card | None = None, would_be: Verdict | None = None) -> str:
-        if self.misdeal_alert is not None:
+        if self._d.misdeal_alert is not None:
             return ""  # one misdeal is enough: until the dealer answers it, more alerts are noise
-        alert_id = f"a{self.next_alert}"
-        self.next_alert += 1
+        alert_id = f"a{self._next_alert}"
+        self._next_alert += 1
         a = AlertRaised(alert_id, rule, verdict, remedy, at, seat, card)
         step.events.append(a)
-        self.open[alert_id] = OpenAlert(a, would_be or verdict)
+        self._d.open[alert_id] = OpenAlert(a, would_be or verdict)
         return alert_id
 
     def _misdeal(self, step: Step, at: int, view: BettingView, rule: str, remedy: str, what: str,
@@ -151,8 +149,8 @@ class DealMonitor:
             return
         aid = self._raise(step, at, rule, Verdict.MISDEAL, remedy, seat, card)
         if aid:
-            self.misdeal_alert = aid
-            self.open[aid].lockable = lockable
+            self._d.misdeal_alert = aid
+            self._d.open[aid].lockable = lockable
 
     def _uncertain(self, step: Step, at: int, rule: str, what: str, seat: int | None = None,
                    card: Card | None = None, would_be: Verdict = Verdict.INFORMATION) -> None:
@@ -164,12 +162,18 @@ class DealMonitor:
         self._uncertain(step, at, rule, what)
         return [e for e in step.events if isinstance(e, AlertRaised)]
 
+    def inform(self, at: int, rule: str, remedy: str, seat: int | None = None) -> list[AlertRaised]:
+        """An information alert from outside the monitor (a wrong announcement, POT-CARDS-SPEAK)."""
+        step = Step()
+        self._raise(step, at, rule, Verdict.INFORMATION, remedy, seat)
+        return [e for e in step.events if isinstance(e, AlertRaised)]
+
     def close_alert(self, alert_id: str) -> OpenAlert:
         """Forget an answered alert (and the procedure it started); KeyError if not open."""
-        oa = self.open.pop(alert_id)
-        self.procs = [p for p in self.procs if p.alert_id != alert_id]
-        if self.misdeal_alert == alert_id:
-            self.misdeal_alert = None
+        oa = self._d.open.pop(alert_id)
+        self._d.procs = [p for p in self._d.procs if p.alert_id != alert_id]
+        if self._d.misdeal_alert == alert_id:
+            self._d.misdeal_alert = None
         return oa
 
     # ------------------------------------------------------------ deck accounting (DEAL-DECK)
@@ -177,14 +181,14 @@ class DealMonitor:
     def _release(self, cards: list[Card | None]) -> None:
         """Cards put back into the deck by a correction: they may come out again."""
         for c in cards:
-            self.out_of_deck -= 1
+            self._d.out_of_deck -= 1
             if c is not None:
-                self.seen.pop(c, None)
+                self._d.seen.pop(c, None)
 
     def _note_card(self, step: Step, at: int, view: BettingView, card: Card | None, where: str) -> None:
         if card is None:
             return
-        before = self.seen.get(card)
+        before = self._d.seen.get(card)
         if before is not None and before != where:
             # Only the camera saw it twice, and cameras misread: the dealer checks (a confirmed
             # foul deck is a misdeal whatever the betting). The shoe's reads are trusted in _draw.
@@ -192,74 +196,82 @@ class DealMonitor:
                               R.uncertain(f"{card} seen at {where} but it is already at {before}, so the deck may be foul"),
                               card=card, would_be=Verdict.MISDEAL)
             if aid:
-                self.open[aid].lockable = False
-        self.seen[card] = where
+                self._d.open[aid].lockable = False
+        self._d.seen[card] = where
 
     # ------------------------------------------------------------ the entry point
 
     def observe(self, at: int, obs: Observation, view: BettingView) -> Step:
         step = Step()
-        if self.pending is not None and not isinstance(obs, (CardSeen, CardLeft)):
+        if self._d.pending is not None and not isinstance(obs, (CardSeen, CardLeft)):
             # A card leaving some place (a fold reaching the muck, seen a moment late) says nothing
             # about where the drawn card lands: only what comes next from the shoe or the dealer does.
             self._lost_landing(step, at, view)
         if isinstance(obs, ShoeDraw):
             self._draw(step, at, obs.card, view)
         elif isinstance(obs, CardSeen):
-            if self.pending is not None:
+            if self._d.pending is not None:
                 self._landing(step, at, obs, view)
             else:
                 self._sighting(step, at, obs, view)
         elif isinstance(obs, CardLeft):
             self._left(step, at, obs, view)
-        elif isinstance(obs, (PlayerAction, ChipsPushed)):
-            if not self.deal_done and self.order:
+        elif isinstance(obs, (PlayerAction, ChipsPushed, VerbalDeclaration)):
+            if not self._d.deal_done and self._d.order:
                 self._deal_end(step, at, view)
-            self.actions_since_board += 1
-            self.swallow = 0
+            self._d.actions_since_board += 1
+            self._d.swallow = 0
+        elif isinstance(obs, DealerDeclaration):
+            if obs.declare is Declaration.CARDS_OUT and not self._d.deal_done and self._d.order:
+                self._deal_end(step, at, view)
+            elif obs.declare is Declaration.SHUFFLE_DONE:
+                self._d.swallow = 0  # the cards sent back are in the deck: what comes now is dealt anew
         return step
 
     # ------------------------------------------------------------ shoe
 
     def _draw(self, step: Step, at: int, card: Card | None, view: BettingView) -> None:
-        self.out_of_deck += 1
-        self.last_zone = None
-        if self.out_of_deck > 52:
+        if card is not None and card == self._d.put_back:
+            self._release([card])  # the extra burn went back on top, as its remedy said
+        self._d.put_back = None
+        self._d.out_of_deck += 1
+        self._d.last_zone = None
+        if self._d.out_of_deck > 52:
             self._misdeal(step, at, view, "DEAL-DECK", R.foul_deck("a 53rd card came out of the shoe"),
                           "a 53rd card", card=card, lockable=False)
         if card is not None:
-            if card in self.seen:
+            if card in self._d.seen:
                 self._misdeal(step, at, view, "DEAL-DECK",
                               R.foul_deck(f"{card} came out of the shoe twice in one hand"),
                               f"{card} twice", card=card, lockable=False)
-            self.seen[card] = "shoe"
-        self.pending = (at, card)
+            self._d.seen[card] = "shoe"
+        self._d.pending = (at, card)
 
     def _lost_landing(self, step: Step, at: int, view: BettingView) -> None:
         """A drawn card nobody saw land: assume it went where it should, and say so."""
-        draw_at, card = self.pending or (at, None)
-        self.pending = None
-        if not self.deal_done and self.order:
-            seat = self.order[self.deal_pos % len(self.order)]
+        draw_at, card = self._d.pending or (at, None)
+        self._d.pending = None
+        if not self._d.deal_done and self._d.order:
+            seat = self._d.order[self._d.deal_pos % len(self._d.order)]
             self._uncertain(step, draw_at, "DEAL-ORDER",
                             f"a card left the shoe but was not seen landing; taken as dealt to seat {seat}",
                             seat=seat, would_be=Verdict.INFORMATION)
             if card is not None:
-                self.seen[card] = f"seat:{seat}"
+                self._d.seen[card] = f"seat:{seat}"
             self._hole_card(step, draw_at, seat, card, view)
         else:
             self._uncertain(step, draw_at, "DEAL-BURN",
                             "a card left the shoe but was not seen landing; taken as a burn card")
             if card is not None:
-                self.seen[card] = "burn"
-            self._burn(step, draw_at, card, view)
+                self._d.seen[card] = "burn"
+            self._burn(step, draw_at, card, view, assumed=True)
 
     # ------------------------------------------------------------ cards landing after a draw
 
     def _landing(self, step: Step, at: int, obs: CardSeen, view: BettingView) -> None:
-        shoe_card = self.pending[1] if self.pending else None
-        self.pending = None
-        self.last_zone = str(obs.zone)
+        shoe_card = self._d.pending[1] if self._d.pending else None
+        self._d.pending = None
+        self._d.last_zone = str(obs.zone)
         cam = obs.card if obs.confidence >= MIN_CONFIDENCE else None
         card = shoe_card or cam
         if shoe_card is not None and cam is not None and cam != shoe_card:
@@ -268,8 +280,8 @@ class DealMonitor:
         elif shoe_card is None and cam is not None:
             self._note_card(step, at, view, cam, "shoe")
         kind = obs.zone.kind
-        if card is not None and self.seen.get(card) == "shoe":
-            self.seen[card] = str(obs.zone)
+        if card is not None and self._d.seen.get(card) == "shoe":
+            self._d.seen[card] = str(obs.zone)
         if kind == "seat":
             assert obs.zone.seat is not None
             self._hole_landing(step, at, obs.zone.seat, obs, card, view)
@@ -285,32 +297,32 @@ class DealMonitor:
     def _faceup_in_deck(self, step: Step, at: int, card: Card | None, view: BettingView) -> None:
         self._raise(step, at, "DEAL-FACEUP-IN-DECK", Verdict.IRREGULARITY, R.faceup_in_deck(card), card=card)
         if card is not None:
-            self.seen[card] = "bottom"  # out of play this hand: seeing it again means a foul deck
-        self.out_of_deck += 1
+            self._d.seen[card] = "bottom"  # out of play this hand: seeing it again means a foul deck
+        self._d.out_of_deck += 1
 
     def _hole_landing(self, step: Step, at: int, seat: int, obs: CardSeen, card: Card | None,
                       view: BettingView) -> None:
         if view.complete and not obs.face_up:
-            if not self.early_deal_noticed:
-                self.early_deal_noticed = True
+            if not self._d.early_deal_noticed:
+                self._d.early_deal_noticed = True
                 self._uncertain(step, at, "DEAL-ORDER",
                                 "a card was dealt to a seat but the last hand is over: declare \"new hand\" first",
                                 seat=seat)
             return
-        if self.deal_done:
+        if self._d.deal_done:
             self._after_deal_hole(step, at, seat, card, view)
             return
-        if seat not in self.hole:
+        if seat not in self._d.hole:
             self._misdeal(step, at, view, "DEAL-EMPTY-SEAT", R.empty_seat(seat), f"a card to seat {seat}",
                           seat=seat, card=card)
             return
-        expected = self.order[self.deal_pos % len(self.order)]
+        expected = self._d.order[self._d.deal_pos % len(self._d.order)]
         if seat != expected:
             self._misdeal(step, at, view, "DEAL-ORDER", R.out_of_order(seat, expected),
                           "a card dealt out of order", seat=seat, card=card)
-            self.hole[seat].append(card)
+            self._d.hole[seat].append(card)
             return
-        first = self.deal_pos == 0
+        first = self._d.deal_pos == 0
         if obs.face_up:
             if obs.confidence < MIN_CONFIDENCE:
                 rule = "DEAL-FIRST-EXPOSED" if first else "DEAL-HOLE-EXPOSED"
@@ -320,123 +332,154 @@ class DealMonitor:
                 self._misdeal(step, at, view, "DEAL-FIRST-EXPOSED", R.first_exposed(seat),
                               "the first card exposed", seat=seat, card=card)
             else:
-                self.dealer_exposed += 1
-                once = self.dealer_exposed == 1
+                self._d.dealer_exposed += 1
+                once = self._d.dealer_exposed == 1
                 if self.profile.exposed_hole_card == "replace-one" and once:
                     aid = self._raise(step, at, "DEAL-HOLE-EXPOSED", Verdict.IRREGULARITY,
                                       R.hole_exposed(self.profile, seat, card, True), seat, card)
                     if aid:
-                        self.procs.append(Procedure("replace-exposed", aid, "DEAL-HOLE-EXPOSED", seat, card))
+                        self._d.procs.append(Procedure(ProcKind.REPLACE_EXPOSED, aid, "DEAL-HOLE-EXPOSED", seat, card))
                 else:
-                    self.procs = [p for p in self.procs if p.kind != "replace-exposed"]
+                    self._d.procs = [p for p in self._d.procs if p.kind is not ProcKind.REPLACE_EXPOSED]
                     self._misdeal(step, at, view, "DEAL-HOLE-EXPOSED",
                                   R.hole_exposed(self.profile, seat, card, once),
                                   "an exposed hole card", seat=seat, card=card)
         self._hole_card(step, at, seat, card, view)
 
     def _hole_card(self, step: Step, at: int, seat: int, card: Card | None, view: BettingView) -> None:
-        if self.deal_done or seat not in self.hole:
+        if self._d.deal_done or seat not in self._d.hole:
             return
-        self.hole[seat].append(card)
-        self.deal_pos += 1
-        if self.deal_pos == 2 * len(self.order):
-            self.deal_done = True
-            waiting = {p.seat for p in self.procs if p.kind == "replace-exposed"}
-            step.entries.extend(HoleCardsDealt(s, tuple(self.hole[s])) for s in self.order if s not in waiting)
+        self._d.hole[seat].append(card)
+        self._d.deal_pos += 1
+        if self._d.deal_pos == 2 * len(self._d.order):
+            self._d.deal_done = True
+            waiting = {p.seat for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED)}
+            step.entries.extend(HoleCardsDealt(s, tuple(self._d.hole[s])) for s in self._d.order if s not in waiting)
 
     def _after_deal_hole(self, step: Step, at: int, seat: int, card: Card | None, view: BettingView) -> None:
-        for p in self.procs:
-            if p.kind == "replace-exposed" and p.seat == seat and not p.stage & 1:
-                p.stage |= 1
-                self.hole[seat].append(card)
+        for p in self._d.procs:
+            if p.kind is ProcKind.REPLACE_EXPOSED and p.seat == seat and not p.replaced:
+                p.replaced = True
+                self._d.hole[seat].append(card)
                 self._replace_progress(step, at, p)
                 return
-        self.extra_cards += 1
-        if seat not in self.hole:
+        self._d.extra_cards += 1
+        if seat not in self._d.hole:
             self._misdeal(step, at, view, "DEAL-EMPTY-SEAT", R.empty_seat(seat), f"a card to seat {seat}",
                           seat=seat, card=card)
             return
-        self.hole[seat].append(card)
+        self._d.hole[seat].append(card)
         to_burn_rule = self.profile.hole_count == "burn-first-extra"
-        if to_burn_rule and self.extra_cards == 1 and seat == self.order[0] and self.streets_done == 0 \
-                and self.burns_this_street == 0:
+        if to_burn_rule and self._d.extra_cards == 1 and seat == self._d.order[0] and self._d.streets_done == 0 \
+                and self._d.burns_this_street == 0:
             aid = self._raise(step, at, "DEAL-HOLE-COUNT", Verdict.IRREGULARITY,
                               R.extra_hole(self.profile, seat, card, True, False), seat, card)
             if aid:
-                self.procs.append(Procedure("extra-to-burn", aid, "DEAL-HOLE-COUNT", seat, card))
-            self.hole[seat].pop()
+                self._d.procs.append(Procedure(ProcKind.EXTRA_TO_BURN, aid, "DEAL-HOLE-COUNT", seat, card))
+            self._d.hole[seat].pop()
             self._release([card])  # back on top of the deck: drawing it again is no foul
             return
-        many = to_burn_rule and self.extra_cards >= 2
+        many = to_burn_rule and self._d.extra_cards >= 2
         self._misdeal(step, at, view, "DEAL-HOLE-COUNT", R.extra_hole(self.profile, seat, card, False, many),
                       f"an extra hole card to seat {seat}", seat=seat, card=card, lockable=not many)
 
     def _replace_progress(self, step: Step, at: int, p: Procedure) -> None:
-        if p.stage == 3:
-            self.procs.remove(p)
-            cards = [c for c in self.hole[p.seat] if c is None or c != p.card]
+        if p.replaced and p.burned:
+            self._d.procs.remove(p)
+            cards = [c for c in self._d.hole[p.seat] if c is None or c != p.card]
             if p.card is None and len(cards) > 2:
                 cards = cards[1:]
-            self.hole[p.seat] = cards
+            self._d.hole[p.seat] = cards
             step.entries.append(HoleCardsDealt(p.seat, tuple(cards)))
             step.events.append(ProcedureCompleted(p.alert_id, p.rule, at))
 
     def _deal_end(self, step: Step, at: int, view: BettingView) -> None:
-        """Something that comes after the deal happened: every seat must have two cards."""
-        self.deal_done = True
-        short = [s for s in self.order if len(self.hole[s]) < 2]
+        """Something that comes after the deal happened: every seat must have two cards.
+
+        When no card of the deal was reported at all there is no sensor to count them: the
+        dealer's word ("cards are out", or the first action) stands and every seat holds two
+        unread cards.
+        """
+        self._d.deal_done = True
+        if self._d.nothing_reported:
+            for s in self._d.order:
+                self._d.hole[s] = [None, None]
+            step.entries.extend(HoleCardsDealt(s, (None, None)) for s in self._d.order)
+            return
+        short = [s for s in self._d.order if len(self._d.hole[s]) < 2]
         if short:
             self._misdeal(step, at, view, "DEAL-HOLE-COUNT", R.short_deal(short),
                           "a player without two hole cards", seat=short[0])
-        step.entries.extend(HoleCardsDealt(s, tuple(self.hole[s])) for s in self.order if s not in short)
+        step.entries.extend(HoleCardsDealt(s, tuple(self._d.hole[s])) for s in self._d.order if s not in short)
 
     # ------------------------------------------------------------ burns and board
 
-    def _burn(self, step: Step, at: int, card: Card | None, view: BettingView) -> None:
-        if not self.deal_done and self.order:
+    def _burn(self, step: Step, at: int, card: Card | None, view: BettingView, assumed: bool = False) -> None:
+        """A card to the burn (``assumed``: a drawn card nobody saw land, already noticed)."""
+        if not self._d.deal_done and self._d.order:
             self._deal_end(step, at, view)
-        self.swallow = 0
-        for p in list(self.procs):
-            if p.kind == "replace-exposed" and not p.stage & 2:
-                self.procs.remove(p)
+        self._d.swallow = 0
+        if not assumed and self._burn_not_wanted(step, at, card, view):
+            return
+        for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED, ProcKind.EXTRA_TO_BURN):
+            if p.kind is ProcKind.REPLACE_EXPOSED and not p.burned:
+                self._d.procs.remove(p)
                 self._raise(step, at, p.rule, Verdict.IRREGULARITY, R.procedure_broken(
                     p.rule, f"a card from the deck was burned instead of the exposed {R._c(p.card)}"), p.seat)
-            elif p.kind == "extra-to-burn":
-                self.procs.remove(p)
+            elif p.kind is ProcKind.EXTRA_TO_BURN:
+                self._d.procs.remove(p)
                 if card is not None and p.card is not None and card != p.card:
                     self._raise(step, at, p.rule, Verdict.IRREGULARITY, R.procedure_broken(
                         p.rule, f"{card} was burned, not the extra card {p.card}"), p.seat, card)
                 else:
                     step.events.append(ProcedureCompleted(p.alert_id, p.rule, at))
-            elif p.kind == "turn-early" and p.stage == 1:
-                self._raise(step, at, p.rule, Verdict.IRREGULARITY, R.procedure_broken(
-                    p.rule, "the river is turned without a burn after the reshuffle"), card=card)
-                self.procs.remove(p)
-        self.burns_this_street += 1
-        self.burns.append(card)
+        self._d.burns_this_street += 1
+        self._d.burns.append(card)
         step.entries.append(CardBurned(card))
 
+    def _burn_not_wanted(self, step: Step, at: int, card: Card | None, view: BettingView) -> bool:
+        """A burn the rules do not ask for goes back on top of the deck: a second burn before one
+        street (DEAL-BURN), or a burn before the river that 001 deals without one after a turn
+        or river turned too early (DEAL-TURN-EARLY, DEAL-RIVER-EARLY)."""
+        d = self._d
+        k = d.streets_done + 1
+        if k > 3 or view.hand_over or view.complete or d.street_cards:
+            return False
+        early = next((p for p in d.procs_of(ProcKind.TURN_EARLY, ProcKind.RIVER_EARLY)
+                      if k == 3 and (p.kind is ProcKind.RIVER_EARLY or p.turn_out)), None)
+        if early is None and d.burns_this_street == 0:
+            return False
+        if d.burn_alert_street != k:  # once per street: the open alert already says what to do
+            d.burn_alert_street = k
+            if early is not None:
+                self._raise(step, at, early.rule, Verdict.IRREGULARITY, R.river_without_burn(card), card=card)
+            else:
+                exposed = d.exposed_burn if k == 1 else None
+                self._raise(step, at, "DEAL-BURN", Verdict.IRREGULARITY, R.second_burn(STREET[k], card, exposed),
+                            card=card)
+        d.put_back = card  # the remedy puts it back on top: drawn again, it is no foul deck
+        return True
+
     def _board_card(self, step: Step, at: int, card: Card | None, view: BettingView) -> None:
-        if not self.deal_done and self.order:
+        if not self._d.deal_done and self._d.order:
             self._deal_end(step, at, view)
-        if self.swallow > 0:  # the rest of a flop or card already ruled to go back
-            self.swallow -= 1
+        if self._d.swallow > 0:  # the rest of a flop or card already ruled to go back
+            self._d.swallow -= 1
             self._release([card])
             return
-        for p in list(self.procs):
-            if p.kind == "replace-exposed":
-                self.procs.remove(p)
-                self._raise(step, at, p.rule, Verdict.IRREGULARITY, R.procedure_broken(
-                    p.rule, "the board was dealt before the exposed hole card was replaced and burned"), p.seat)
+        for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED):
+            self._d.procs.remove(p)
+            self._raise(step, at, p.rule, Verdict.IRREGULARITY, R.procedure_broken(
+                p.rule, "the board was dealt before the exposed hole card was replaced and burned"), p.seat)
         if view.hand_over:
             self._raise(step, at, "DEAL-NO-RABBIT", Verdict.IRREGULARITY, R.no_rabbit(card), card=card)
             self._release([card])
             return
-        k = self.streets_done + 1
-        if self.street_cards:  # the rest of a flop
+        k = self._d.streets_done + 1
+        if self._d.street_cards:  # the rest of a flop
             self._accept_board(step, at, card, k)
             return
-        untouched = self.burns_this_street == 0 and self.actions_since_board == 0 and self.streets_done > 0
+        untouched = self._d.burns_this_street == 0 and self._d.actions_since_board == 0 and self._d.streets_done > 0
         if k > 3:
             if untouched:
                 self._board_extra(step, at, card, 3, "Too many cards")
@@ -455,49 +498,59 @@ class DealMonitor:
         # No betting before this street (an all-in runout): a card without a burn is
         # read as this street's card turned without a burn (DEAL-BOARD-EXTRA), since
         # no sensor can tell it from one card too many on the street before.
-        if self.burns_this_street == 0 and not self._no_burn_allowed(k):
-            if k == 1:
-                self._redeal_street(step, at, card, 1, "DEAL-FLOP-EXTRA", R.flop_extra("No burn before the flop"))
-                self.swallow = 2
+        if self._d.burns_this_street == 0 and not self._no_burn_allowed(k):
+            redeal = next((p for p in self._d.procs_of(ProcKind.REDEAL_STREET) if p.street == k), None)
+            if redeal is not None:
+                # The street dealt again without a fresh burn: it stands (the hand must go on);
+                # the dealer hears of it where the rule asked for a new burn (002 §14.4-14.5).
+                if redeal.new_burn:
+                    self._raise(step, at, "DEAL-BURN", Verdict.IRREGULARITY,
+                                R.redealt_without_burn(STREET[k], redeal.rule), card=card)
+            elif k == 1:
+                self._redeal_street(step, at, card, 1, "DEAL-FLOP-EXTRA",
+                                    R.flop_extra("No burn before the flop", True), new_burn=True)
+                self._d.swallow = 2
+                return
             else:
                 self._board_extra(step, at, card, k, "No burn card", this_street=True)
-            return
+                return
         self._accept_board(step, at, card, k)
 
     def _no_burn_allowed(self, k: int) -> bool:
-        return any(p.kind in ("turn-early", "river-early") and k == 3 for p in self.procs)
+        return k == 3 and bool(self._d.procs_of(ProcKind.TURN_EARLY, ProcKind.RIVER_EARLY))
 
     def _accept_board(self, step: Step, at: int, card: Card | None, k: int) -> None:
         if card is None:
             self._uncertain(step, at, "DEAL-BURN", f"a {STREET[k]} card could not be read: enter it", would_be=Verdict.INFORMATION)
             return
         self._note_card(step, at, BettingView(), card, "board")
-        self.street_cards.append(card)
-        if len(self.street_cards) < BOARD_NEED[k]:
+        self._d.street_cards.append(card)
+        if len(self._d.street_cards) < BOARD_NEED[k]:
             return
-        self.board.extend(self.street_cards)
-        step.entries.append(BoardDealt(tuple(self.street_cards)))
-        self.street_cards = []
-        self.streets_done = k
-        self.burns_this_street = 0
-        self.actions_since_board = 0
-        for p in list(self.procs):
-            if p.kind == "redeal-street" and p.street == k:
-                self.procs.remove(p)
+        self._d.board.extend(self._d.street_cards)
+        step.entries.append(BoardDealt(tuple(self._d.street_cards)))
+        self._d.street_cards = []
+        self._d.streets_done = k
+        self._d.burns_this_street = 0
+        self._d.actions_since_board = 0
+        for p in list(self._d.procs):
+            if p.kind is ProcKind.REDEAL_STREET and p.street == k:
+                self._d.procs.remove(p)
                 step.events.append(ProcedureCompleted(p.alert_id, p.rule, at))
-            elif p.kind == "turn-early" and k == 2:
-                p.stage = 1
+            elif p.kind is ProcKind.TURN_EARLY and k == 2:
+                p.turn_out = True
                 self._release([p.card])  # reshuffled into the deck before the river
-            elif p.kind in ("turn-early", "river-early") and k == 3:
-                self.procs.remove(p)
+            elif p.kind in (ProcKind.TURN_EARLY, ProcKind.RIVER_EARLY) and k == 3:
+                self._d.procs.remove(p)
                 step.events.append(ProcedureCompleted(p.alert_id, p.rule, at))
 
-    def _redeal_street(self, step: Step, at: int, card: Card | None, k: int, rule: str, remedy: str) -> None:
+    def _redeal_street(self, step: Step, at: int, card: Card | None, k: int, rule: str, remedy: str,
+                       new_burn: bool) -> None:
         aid = self._raise(step, at, rule, Verdict.IRREGULARITY, remedy, card=card)
         if aid:
-            self.procs.append(Procedure("redeal-street", aid, rule, street=k, card=card))
+            self._d.procs.append(Procedure(ProcKind.REDEAL_STREET, aid, rule, street=k, card=card, new_burn=new_burn))
         self._release([card])
-        self.burns_this_street = 0
+        self._d.burns_this_street = 0
 
     def _board_extra(self, step: Step, at: int, card: Card | None, k: int, reason: str,
                      this_street: bool = False) -> None:
@@ -505,32 +558,38 @@ class DealMonitor:
         back: list[Card | None] = [card]
         if not this_street:
             n = BOARD_NEED[k]
-            back.extend(self.board[-n:])
-            del self.board[-n:]
-            self.streets_done = k - 1
+            back.extend(self._d.board[-n:])
+            del self._d.board[-n:]
+            self._d.streets_done = k - 1
             step.retract_board += 1
         if k == 1:
-            self._redeal_street(step, at, card, 1, "DEAL-FLOP-EXTRA", R.flop_extra(f"{reason} on the flop"))
+            # 001 re-deals the flop after the same burn; 002 §14.4 burns a new card (a profile option).
+            new_burn = this_street or self.profile.flop_extra == "new-burn"
+            self._redeal_street(step, at, card, 1, "DEAL-FLOP-EXTRA", R.flop_extra(f"{reason} on the flop", new_burn),
+                                new_burn)
         else:
-            self._redeal_street(step, at, card, k, "DEAL-BOARD-EXTRA", R.board_extra(STREET[k], reason))
+            self._redeal_street(step, at, card, k, "DEAL-BOARD-EXTRA", R.board_extra(STREET[k], reason), True)
         self._release(back[1:])
-        self.swallow = 5  # every further card turned in the same motion goes back too
+        # Cards turned after this one are read as the street dealt again; any the dealer takes
+        # back off the felt are forgotten (CardLeft), so the hand never waits on a lost card.
 
     def _premature(self, step: Step, at: int, card: Card | None, k: int) -> None:
         if k == 1:
+            new_burn = self._d.burns_this_street == 0 or self.profile.flop_extra == "new-burn"
             self._redeal_street(step, at, card, 1, "DEAL-FLOP-EXTRA",
-                                R.flop_extra("The flop was dealt before the betting ended"))
-            self.swallow = 2
+                                R.flop_extra("The flop was dealt before the betting ended", new_burn), new_burn)
+            self._d.swallow = 2  # the other two cards of that flop
             return
         rule = "DEAL-TURN-EARLY" if k == 2 else "DEAL-RIVER-EARLY"
         remedy = R.turn_early(card) if k == 2 else R.river_early(card)
         aid = self._raise(step, at, rule, Verdict.IRREGULARITY, remedy, card=card)
         if aid:
-            self.procs.append(Procedure("turn-early" if k == 2 else "river-early", aid, rule, card=card, street=k))
+            kind = ProcKind.TURN_EARLY if k == 2 else ProcKind.RIVER_EARLY
+            self._d.procs.append(Procedure(kind, aid, rule, card=card, street=k))
         if card is not None:
-            self.seen[card] = "out"
+            self._d.seen[card] = "out"
         if k == 2:
-            self.burns_this_street = 0  # a new burn comes before the real turn
+            self._d.burns_this_street = 0  # a new burn comes before the real turn
         else:
             self._release([card])  # reshuffled with the rest of the deck before the river
 
@@ -546,54 +605,55 @@ class DealMonitor:
         if kind == "seat":
             seat = obs.zone.seat
             assert seat is not None
-            if not self.deal_done and not obs.face_up and self.order:
-                if self.last_zone == str(obs.zone):
+            if not self._d.deal_done and not obs.face_up and self._d.order:
+                if self._d.last_zone == str(obs.zone):
                     return  # the card just dealt there, reported again (a second camera, a re-read)
-                expected = self.order[self.deal_pos % len(self.order)]
+                expected = self._d.order[self._d.deal_pos % len(self._d.order)]
                 self._uncertain(step, at, "DEAL-DECK", f"a card reached seat {seat} but the shoe did not count it",
                                 seat=seat)
                 if seat == expected:  # counted as the deal going on; never a misdeal on one source
-                    self.out_of_deck += 1
+                    self._d.out_of_deck += 1
                     self._hole_landing(step, at, seat, obs, card, view)
                 return
             if obs.face_up:
                 self._seat_face_up(step, at, seat, obs, card, view)
             return
         if kind == "burn":
-            for p in self.procs:
-                if p.kind == "replace-exposed" and not p.stage & 2 and (card is None or card == p.card):
-                    p.stage |= 2
-                    self.burns_this_street += 1
-                    self.burns.append(p.card)
+            for p in self._d.procs:
+                if p.kind is ProcKind.REPLACE_EXPOSED and not p.burned and (card is None or card == p.card):
+                    p.burned = True
+                    self._d.exposed_burn = p.card
+                    self._d.burns_this_street += 1
+                    self._d.burns.append(p.card)
                     step.entries.append(CardBurned(p.card))
                     self._replace_progress(step, at, p)
                     return
             return
-        if kind == "board" and card is not None and card not in self.board and card not in self.street_cards \
-                and self.seen.get(card) not in ("out",):
+        if kind == "board" and card is not None and card not in self._d.board and card not in self._d.street_cards \
+                and self._d.seen.get(card) not in ("out",):
             self._uncertain(step, at, "DEAL-DECK", f"{card} appeared on the board but the shoe did not count it",
                             card=card)
-            self.out_of_deck += 1
+            self._d.out_of_deck += 1
             self._board_card(step, at, card, view)
 
     def _seat_face_up(self, step: Step, at: int, seat: int, obs: CardSeen, card: Card | None,
                       view: BettingView) -> None:
         if view.cards_up or view.hand_over:
             # Showdown (or all-in hands turned up, POT-ALL-IN-SHOW): cards speak.
-            if card is None or seat not in self.hole:
+            if card is None or seat not in self._d.hole:
                 return
             self._note_card(step, at, view, card, f"seat:{seat}")
-            got = self.shown.setdefault(seat, [])
+            got = self._d.shown.setdefault(seat, [])
             if card not in got:
                 got.append(card)
                 if len(got) == 2:
                     step.entries.append(HandShown(seat, tuple(got)))
             return
-        if (seat, card) in self.player_exposed or (card is None and self.player_exposed and obs.confidence < MIN_CONFIDENCE):
+        if (seat, card) in self._d.player_exposed or (card is None and self._d.player_exposed and obs.confidence < MIN_CONFIDENCE):
             return
-        if seat not in self.hole or (view.live and seat not in view.live):
+        if seat not in self._d.hole or (view.live and seat not in view.live):
             return
-        self.player_exposed.add((seat, card))
+        self._d.player_exposed.add((seat, card))
         if obs.confidence < MIN_CONFIDENCE:
             self._uncertain(step, at, "DEAL-PLAYER-EXPOSED", f"seat {seat} may have exposed a card", seat=seat)
             return
@@ -602,6 +662,14 @@ class DealMonitor:
                     R.player_exposed(self.profile, seat, card), seat, card)
 
     def _left(self, step: Step, at: int, obs: CardLeft, view: BettingView) -> None:
+        if obs.zone.kind == "board":
+            # The dealer takes cards back: the motion that sent a street back is over, and a
+            # card of a street still coming in is no longer on the board.
+            self._d.swallow = 0
+            if obs.card is not None and obs.card in self._d.street_cards:
+                self._d.street_cards.remove(obs.card)
+                self._release([obs.card])
+            return
         if obs.zone.kind != "shoe":
             return  # cards moved off the felt: folds, mucks, a card taken out of play
         locked = view.voluntary_actors >= 2

@@ -66,9 +66,29 @@ def misdeal_locked(profile: RuleProfile, rule: str, what: str) -> str:
             "blinds have already acted: the hand is played to its end (002 §14.3).")
 
 
-def flop_extra(reason: str) -> str:
-    return (f"{reason}: take the flop cards back, reshuffle them with the deck, burn a new card "
-            "and deal a new flop (001, 002 §14.4).")
+def flop_extra(reason: str, new_burn: bool) -> str:
+    if new_burn:
+        return (f"{reason}: take the flop cards back, reshuffle them with the deck, burn a new card "
+                "and deal a new flop (002 §14.4).")
+    return (f"{reason}: take the flop cards back, reshuffle them with the deck and deal a new flop; "
+            "the burn card already out stays (001).")
+
+
+def redealt_without_burn(street: str, rule: str) -> str:
+    return (f"The {street} was dealt again without burning a new card first, as the correction for {rule} "
+            f"asks (002 §14.4-14.5). The new {street} stands and the hand goes on; call the floor if a player objects.")
+
+
+def second_burn(street: str, card: Card | None, exposed: Card | None) -> str:
+    why = f"the exposed hole card {exposed} is this street's burn (001)" if exposed is not None \
+        else "one card is burned before each street (002 §9.1, §10.1, §11.1)"
+    return (f"A second card ({_c(card)}) was burned before the {street}: {why}. Put it back on top of the deck, "
+            f"then turn the {street}.")
+
+
+def river_without_burn(card: Card | None) -> str:
+    return (f"After a card turned too early, the river comes without a burn (001): put {_c(card)} back on top "
+            "of the deck and turn it as the river.")
 
 
 def board_extra(street: str, reason: str) -> str:

@@ -1,4 +1,4 @@
-/* Table clock (TABLE-LEVELS): level, blinds and ante, time left, next level.
+/* Tournament clock (TABLE-LEVELS): level, blinds and ante, time left, next level.
  * Anyone may read it; the controls appear when this browser holds the dealer
  * token (entered once on /dealer or with /clock?token=...). The page counts
  * down locally from remaining_ms and resynchronises on every server event. */
@@ -57,7 +57,7 @@
     if (sc && sc.remaining_ms !== undefined) {
       var sleft = Math.max(0, Number(sc.remaining_ms) - (Date.now() - receivedAt));
       shot.hidden = false;
-      shot.textContent = (sc.seat ? "Seat " + sc.seat + "  " : "Clock  ") + Math.ceil(sleft / 1000) + "s";
+      shot.textContent = "Shot clock  " + (sc.seat ? "Seat " + sc.seat + "  " : "") + Math.ceil(sleft / 1000) + "s";
       shot.classList.toggle("expired", sleft <= 0);
     } else {
       shot.hidden = true;

@@ -83,15 +83,60 @@
     $("table-name").textContent = v.tableName || $("table-name").textContent;
     $("hand-no").textContent = v.handNo === null ? "–" : v.handNo;
     $("phase").textContent = v.stage;
-    var blinds = v.smallBlind !== null && v.bigBlind !== null ? DP.chips(v.smallBlind) + " / " + DP.chips(v.bigBlind) : "–";
-    if (v.ante) blinds += "  ante " + DP.chips(v.ante);
+    // the blinds of the hand being dealt; the tournament clock's level may change them from the next hand
+    var blinds = v.smallBlind !== null && v.bigBlind !== null ? "Blinds " + DP.chips(v.smallBlind) + " / " + DP.chips(v.bigBlind) : "Blinds –";
+    if (v.ante) blinds += " · Ante " + DP.chips(v.ante);
     $("blinds").textContent = blinds;
     renderDevices(v.devices || {});
     renderAlerts(v.alerts);
     renderProcedures((v.root && v.root.procedures) || []);
     renderTable(v);
     renderPanel(v);
-    setShot(v.clock);
+    if (!clock) setClock(v.clock);
+    refreshClock();  // a snapshot's clock may be minutes old: ask for the clock as it is now
+    renderFloor((v.raw || {}).floor || null);
+  }
+
+  /* ---------- the floor (tournament orders, hand-for-hand, deck change) ---------- */
+
+  function renderFloor(f) {
+    var box = $("floor");
+    box.hidden = !f;
+    if (!f) return;
+    var link = f.link || {};
+    $("floor-link").textContent = link.connected ? "connected" : "offline (the table plays on; the floor catches up)";
+    $("floor-link").className = "floor-link " + (link.connected ? "ok" : "down");
+    var h = f.hand_for_hand || {};
+    var h4h = $("floor-h4h");
+    h4h.hidden = !h.active;
+    if (h.active) {
+      var others = (h.playing || []).filter(function (t) { return t !== f.table; });
+      h4h.textContent = "Hand for hand: " + (h.may_deal ? "deal your hand" :
+        others.length ? "wait, still playing: " + others.join(", ") : "wait for the next round");
+      h4h.className = "floor-h4h " + (h.may_deal ? "go" : "wait");
+    }
+    var deck = f.deck_change;
+    $("floor-deck").hidden = !deck;
+    if (deck) $("floor-deck-text").textContent = "New deck (TABLE-DECK-CHANGE): " + deck.reason +
+      ". Register it with the shoe and the camera before the next hand.";
+    fillList($("floor-orders"), (f.orders || []).map(function (o) {
+      return { text: o.text + (o.state === "waiting" ? " (sits out this hand)" : o.state === "next hand" ? " (after this hand)" : ""), cls: "order" };
+    }).concat((f.notes || []).map(function (n) { return { text: n, cls: "note" }; })));
+    fillList($("floor-recent"), (f.recent || []).slice(0, 3).map(function (r) {
+      return { text: "Done: " + r.text + (r.refused ? " (refused: " + r.refused + ")" : ""), cls: "done" };
+    }));
+  }
+
+  function fillList(ul, items) {
+    ul.textContent = "";
+    items.forEach(function (it) { ul.appendChild(DP.el("li", it.cls, it.text)); });
+  }
+
+  function deckRegistered() {
+    DP.api("POST", DP.API + "/floor/deck-registered", token, {}).then(function () {
+      say("New deck registered", "ok");
+      if (conn) conn.refresh();
+    }, function (err) { say(err.message || "Refused", "bad"); });
   }
 
   function devState(el, state, text) {
@@ -132,14 +177,17 @@
   function renderAlerts(alerts) {
     var box = $("alerts");
     box.textContent = "";
-    alerts.filter(function (a) { return OPEN.test(String(a.status || "")); }).forEach(function (a) {
+    var open = alerts.filter(function (a) { return OPEN.test(String(a.status || "")); });
+    $("alerts-count").hidden = open.length < 2;
+    $("alerts-count").textContent = open.length + " open alerts, oldest first";
+    open.forEach(function (a) {
       var verdict = String(a.verdict || "information").toLowerCase();
       var card = DP.el("article", "alert v-" + verdict);
       card.dataset.alertId = a.id;
       card.dataset.rule = a.rule;
       var head = DP.el("div", "alert-head");
       head.appendChild(DP.el("span", "verdict", verdict));
-      head.appendChild(DP.el("code", "rule", a.rule));
+      head.appendChild(ruleButton(a.rule));
       if (a.message) head.appendChild(DP.el("span", "alert-msg", a.message));
       card.appendChild(head);
       if (a.remedy) {
@@ -161,6 +209,8 @@
       box.appendChild(card);
     });
     document.body.classList.toggle("has-alerts", box.childElementCount > 0);
+    var notices = $("notices");
+    if (notices.scrollHeight > notices.clientHeight) $("alerts-count").textContent += " · scroll for more";
   }
 
   // Corrections the monitor is tracking to their end (e.g. the exposed card
@@ -180,7 +230,7 @@
       var line = DP.el("div", "procedure");
       line.dataset.rule = p.rule || "";
       line.appendChild(DP.el("span", "proc-tag", "In progress"));
-      line.appendChild(DP.el("code", "rule", p.rule || ""));
+      if (p.rule) line.appendChild(ruleButton(p.rule));
       line.appendChild(DP.el("span", null, PROCEDURES[p.kind] || String(p.kind || "")));
       box.appendChild(line);
     });
@@ -293,8 +343,13 @@
   function renderPanel(v) {
     var acting = v.inProgress && v.toAct !== null;
     var actor = v.seats.filter(function (s) { return s.seat === v.toAct; })[0];
-    var idle = !v.inProgress ? "Between hands" : /showdown/i.test(v.status) ? "Showdown: hands up" :
-      /deal/i.test(v.status) ? "Dealing…" : "–";
+    var waiting = !!(v.raw && v.raw.awaiting_setup);
+    // While the hole cards are dealt nobody acts; with no card sensor the dealer says when they are out.
+    var holeDeal = v.inProgress && /dealing/i.test(v.status) && /preflop/i.test(v.phase);
+    $("cards-out").hidden = !holeDeal;
+    $("no-table").hidden = !waiting;
+    var idle = waiting ? "No table yet" : !v.inProgress ? "Between hands" : /showdown/i.test(v.status) ? "Showdown: hands up" :
+      holeDeal ? "Dealing hole cards…" : /deal/i.test(v.status) ? "Dealing…" : "–";
     $("turn-name").textContent = acting ? "Seat " + v.toAct + (actor && actor.name ? " · " + actor.name : "") : idle;
     $("to-call").textContent = acting && v.toCall !== null ? DP.chips(v.toCall) : "–";
     $("min-to").textContent = acting && v.minTo !== null ? DP.chips(v.minTo) : "–";
@@ -342,33 +397,115 @@
     if (problem) say(problem, "bad");
   }
 
-  /* ---------- shot clock (BET-CLOCK) ---------- */
+  /* ---------- rules: an ID opens its text from the catalogue ---------- */
 
-  var shot = null;          // {seat, remaining_ms} as last received
-  var shotAt = 0;
+  function ruleButton(id) {
+    var b = DP.el("button", "rule rule-link", id);
+    b.type = "button";
+    b.dataset.rule = id;
+    b.title = "What " + id + " says";
+    b.addEventListener("click", function () { openRule(id); });
+    return b;
+  }
 
-  function setShot(clock) {
-    shot = clock && clock.shot_clock ? clock.shot_clock : null;
-    shotAt = Date.now();
+  var rules = {};           // rule ID -> the catalogue's entry, once fetched
+
+  function showRule(r) {
+    $("rule-family").textContent = r.family || "";
+    $("rule-text").textContent = r.text || "";
+    var list = $("rule-sources");
+    list.textContent = "";
+    (r.sources || []).forEach(function (src) {
+      var li = DP.el("li");
+      li.appendChild(DP.el("b", null, src.ref));
+      if (src.title) li.appendChild(document.createTextNode(" · " + src.title));
+      list.appendChild(li);
+    });
+  }
+
+  function openRule(id) {
+    $("rule-id").textContent = id;
+    $("rule-family").textContent = "";
+    $("rule-text").textContent = "Looking it up…";
+    $("rule-sources").textContent = "";
+    $("rule-more").href = "/rules#" + encodeURIComponent(id);
+    $("rule-sheet").hidden = false;
+    var got = rules[id] ? Promise.resolve(rules[id]) : DP.api("GET", DP.API + "/rules/" + encodeURIComponent(id), token);
+    got.then(function (r) {
+      rules[id] = r;
+      if ($("rule-id").textContent === id) showRule(r);
+    }, function (err) {
+      if ($("rule-id").textContent === id) $("rule-text").textContent = err.message || "This rule could not be looked up";
+    });
+  }
+
+  /* ---------- the shot clock (BET-CLOCK) and the tournament clock's level (TABLE-LEVELS) ---------- */
+
+  var clock = null;         // /api/clock as last received
+  var clockAt = 0;          // when it was received (Date.now())
+  var clockAsked = 0;
+  var clockTimer = null;
+
+  function setClock(c) {
+    if (!c || typeof c !== "object") return;
+    if (clock && Number(c.server_time_ms) < Number(clock.server_time_ms)) return;  // a late, older answer
+    clock = c;
+    clockAt = Date.now();
+    drawClock();
+  }
+
+  // At most one request a second, however many snapshots arrive.
+  function refreshClock() {
+    if (clockTimer) return;
+    clockTimer = setTimeout(function () {
+      clockTimer = null;
+      clockAsked = Date.now();
+      DP.api("GET", DP.API + "/clock", token).then(setClock, function () { /* the next snapshot asks again */ });
+    }, Math.max(0, 1000 - (Date.now() - clockAsked)));
+  }
+
+  function since(ms) { return Math.max(0, Number(ms) - (Date.now() - clockAt)); }
+
+  function drawClock() {
     drawShot();
+    drawLevel();
   }
 
   function drawShot() {
+    var shot = clock && clock.shot_clock;
     var el = $("shot");
-    if (!shot) { el.hidden = true; $("shot-clock").textContent = "Clock"; return; }
-    var left = Math.max(0, Math.ceil((Number(shot.remaining_ms) - (Date.now() - shotAt)) / 1000));
+    $("shot-clock").textContent = shot ? "Stop shot clock" : "Shot clock";
+    if (!shot) { el.hidden = true; return; }
+    var left = Math.ceil(since(shot.remaining_ms) / 1000);
     el.hidden = false;
-    el.textContent = (shot.seat ? "Seat " + shot.seat + " " : "") + left + "s";
+    $("shot-left").textContent = (shot.seat ? "Seat " + shot.seat + " " : "") + left + "s";
     el.classList.toggle("expired", left <= 0);
-    $("shot-clock").textContent = "Stop clock";
+  }
+
+  function drawLevel() {
+    var c = clock;
+    var box = $("level");
+    box.hidden = !(c && c.level);
+    if (box.hidden) return;
+    var cur = c.current || {};
+    var left = c.remaining_ms === null || c.remaining_ms === undefined ? null
+      : c.running ? since(c.remaining_ms) : Number(c.remaining_ms);
+    $("level-name").textContent = cur["break"] ? "Break" : "Level " + c.level;
+    $("level-left").textContent = left === null ? "" : DP.clockText(Math.ceil(left / 1000)) + (c.running ? " left" : " paused");
+    box.classList.toggle("pending", !!c.pending);
+    box.title = c.pending && !cur["break"] ? "Blinds " + DP.chips(cur.small_blind) + " / " + DP.chips(cur.big_blind) +
+      (cur.ante ? " · Ante " + DP.chips(cur.ante) : "") + " from the next hand (TABLE-LEVELS)" : "";
+    if (c.running && left === 0 && c.next) refreshClock();  // the level is over: the server has the next one
   }
 
   function shotClock() {
+    var shot = clock && clock.shot_clock;
     var body = shot ? { action: "shot_clock_stop" } : { action: "shot_clock" };
     if (!shot && view && view.toAct !== null) body.seat = view.toAct;
     DP.api("POST", DP.API + "/clock", token, body).then(function (c) {
-      setShot(c);
-      say(shot ? "Clock called on seat " + (shot.seat || "?") + " (BET-CLOCK)" : "Clock stopped", "ok");
+      setClock(c);
+      var now = c && c.shot_clock;
+      say(now ? "Shot clock called on seat " + (now.seat || "?") + " (BET-CLOCK)" : "Shot clock stopped", "ok");
     }, function (err) { say(err.message, "bad"); });
   }
 
@@ -559,6 +696,7 @@
     showAmount();
   });
   $("shot-clock").addEventListener("click", shotClock);
+  $("floor-deck-done").addEventListener("click", deckRegistered);
   $("chips-open").addEventListener("click", openChips);
   $("chips-cancel").addEventListener("click", function () { $("chips").hidden = true; });
   $("chips-declared").addEventListener("change", function () {
@@ -573,8 +711,12 @@
       (obs.declared ? ", said " + obs.declared + (obs.declared_amount ? " " + DP.chips(obs.declared_amount) : "") : "");
     post(obs, label);
   });
-  setInterval(function () { if (shot) drawShot(); }, 500);
+  setInterval(drawClock, 500);
+  $("rule-close").addEventListener("click", function () { $("rule-sheet").hidden = true; });
+  $("rule-sheet").addEventListener("click", function (e) { if (e.target === $("rule-sheet")) $("rule-sheet").hidden = true; });
+  document.addEventListener("keydown", function (e) { if (e.key === "Escape") $("rule-sheet").hidden = true; });
   $("undo").addEventListener("click", function () { post({ type: "dealer", declare: "undo" }, "Last entry undone"); });
+  $("cards-out").addEventListener("click", function () { post({ type: "dealer", declare: "cards out" }, "Cards are out: betting open"); });
   $("misdeal").addEventListener("click", function () {
     confirmThen("Declare a misdeal? The hand is void: stacks and blinds are restored and the button stays (DEAL-MISDEAL-REMEDY).", function () {
       post({ type: "dealer", declare: "misdeal" }, "Misdeal declared");

@@ -201,6 +201,25 @@
     return h ? h + ":" + mm : mm;
   };
 
+  // TABLE-LEVELS: "Level 3 · 12:34" (or "Break · 4:10"), counted down locally between snapshots.
+  // Returns a function to call with each snapshot's clock.
+  DP.levelTicker = function (node) {
+    var clock = null, at = 0;
+    function draw() {
+      if (!node) return;
+      var lvl = clock ? Number(clock.level) || 0 : 0;
+      if (!lvl) { node.textContent = ""; node.hidden = true; return; }
+      var left = clock.remaining_ms === null || clock.remaining_ms === undefined ? null : Number(clock.remaining_ms);
+      if (left !== null && clock.running) left = Math.max(0, left - (Date.now() - at));
+      var cur = clock.current || {};
+      node.hidden = false;
+      node.textContent = (cur["break"] ? "Break" : "Level " + lvl) +
+        (left === null ? "" : " \u00b7 " + DP.clockText(Math.ceil(left / 1000))) + (clock.running ? "" : " (paused)");
+    }
+    setInterval(draw, 1000);
+    return function (c) { clock = c && typeof c === "object" ? c : null; at = Date.now(); draw(); };
+  };
+
   /* ---------- cards ---------- */
 
   var SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };

@@ -2,13 +2,44 @@
  * /overlay: the public view, delayed by the server (no token).
  * /overlay/live: the producer's view (producer token), hole cards at once.
  * The page draws only what the server sends: the delay and the hole-card
- * filter are the server's job, never this page's. */
+ * filter are the server's job, never this page's; equities arrive with the
+ * hole cards they come from (state.broadcast.equity), the ticker with the
+ * actions (state.broadcast.ticker).
+ * /overlay/<element> and /overlay/live/<element> (bars, board, ticker,
+ * scoreboard) show one element alone; URL parameters (see the README):
+ * x, y (px from the top left), scale, accent, bg, text (CSS colours without
+ * '#': ffcc00 or a name), bb=1 (stacks in big blinds), equity=0 (hide). */
 (function () {
   "use strict";
   var DP = window.DP;
   var $ = function (id) { return document.getElementById(id); };
   var stage = $("stage");
-  var live = stage.dataset.live === "true" || /\/live\/?$/.test(location.pathname);
+  var live = stage.dataset.live === "true" || /\/live(\/|$)/.test(location.pathname);
+  var params = new URLSearchParams(location.search);
+  var inBigBlinds = params.get("bb") === "1";
+  var showEquity = params.get("equity") !== "0";
+
+  // Position, size and colours from the URL, for a browser source placed anywhere.
+  (function applyParams() {
+    var colour = function (v) { return /^[0-9a-fA-F]{3,8}$/.test(v) ? "#" + v : (/^[a-zA-Z]{3,20}$/.test(v) ? v : null); };
+    var px = function (v) { var n = Number(v); return isFinite(n) ? n + "px" : null; };
+    var set = function (name, value) { if (value) stage.style.setProperty(name, value); };
+    set("--el-x", px(params.get("x")));
+    set("--el-y", px(params.get("y")));
+    var scale = Number(params.get("scale"));
+    if (isFinite(scale) && scale > 0.2 && scale < 5) set("--el-scale", String(scale));
+    set("--accent", colour(params.get("accent") || ""));
+    set("--panel", colour(params.get("bg") || ""));
+    set("--ink", colour(params.get("text") || ""));
+  })();
+
+  function stackText(n, v) {
+    if (n === null || n === undefined) return "";
+    if (inBigBlinds && Number(v.bigBlind) > 0) return (Math.round(Number(n) / Number(v.bigBlind) * 10) / 10) + " BB";
+    return DP.chips(n);
+  }
+
+  function pct(x) { return (Math.round(Number(x) * 1000) / 10).toFixed(1) + "%"; }
 
   function actionText(s, v) {
     if (s.folded) return "FOLD";
@@ -18,7 +49,13 @@
     return s.lastAction;  // the snapshot's, so a reload mid-street shows it too
   }
 
-  function renderPlayers(v) {
+  function equityFor(snap, seat) {
+    var b = snap && snap.broadcast;
+    var eq = b && b.equity;
+    return eq && eq.seats ? eq.seats[String(seat)] || null : null;
+  }
+
+  function renderPlayers(v, snap) {
     var box = $("players");
     box.textContent = "";
     var winners = {};
@@ -51,14 +88,25 @@
       if (v.bbSeat === s.seat) top.appendChild(DP.el("span", "badge bb", "BB"));
       main.appendChild(top);
       var act = actionText(s, v);
+      var eq = showEquity && !s.folded ? equityFor(snap, s.seat) : null;
+      var shownName = eq && eq.name && (s.shown.length || !v.inProgress) ? eq.name : "";
       var sub = DP.el("div", "paction", winners[s.seat] ? "WINS " + DP.chips(winners[s.seat]) : act);
       main.appendChild(sub);
+      if (shownName) main.appendChild(DP.el("div", "phand", shownName));
       bar.appendChild(main);
 
       var right = DP.el("div", "pright");
-      right.appendChild(DP.el("div", "pstack num", DP.chips(s.stack)));
-      if (Number(s.bet) > 0) right.appendChild(DP.el("div", "pbet num", DP.chips(s.bet)));
+      right.appendChild(DP.el("div", "pstack num", stackText(s.stack, v)));
+      if (Number(s.bet) > 0) right.appendChild(DP.el("div", "pbet num", stackText(s.bet, v)));
       bar.appendChild(right);
+      if (eq) {
+        var e = DP.el("div", "pequity num", pct(eq.equity));
+        e.dataset.equity = eq.equity;
+        // A tie share matters when it is a real part of the hand's chances.
+        if (Number(eq.tie) >= 0.005) e.appendChild(DP.el("small", "ptie", "TIE " + pct(eq.tie)));
+        bar.appendChild(e);
+        bar.classList.add("has-equity");
+      }
       box.appendChild(bar);
     });
   }
@@ -105,13 +153,60 @@
     w.hidden = false;
   }
 
+  var levelTick = DP.levelTicker($("level"));  // TABLE-LEVELS: the level and its time left
+
+  // Open alerts as the stream may see them (the server redacted them for this view):
+  // a misdeal, or a hand under review. Never the remedy: that is the dealer's.
+  function renderBanner(v) {
+    var banner = $("banner");
+    var open = v.alerts.filter(function (a) { return a.status === "open" || !a.status; });
+    var misdeal = open.some(function (a) { return a.verdict === "misdeal"; }) || !!(v.root.hand && v.root.hand.misdeal);
+    if (!open.length && !misdeal) { banner.hidden = true; return; }
+    banner.hidden = false;
+    banner.classList.toggle("misdeal", misdeal);
+    $("banner-title").textContent = misdeal ? "MISDEAL" : "HAND UNDER REVIEW";
+    var rules = open.map(function (a) { return a.rule; }).filter(Boolean);
+    $("banner-text").textContent = (misdeal ? "The hand will be dealt again" : "The floor is checking the deal")
+      + (rules.length ? " \u00b7 " + rules.join(", ") : "");
+  }
+
+  function renderTicker(snap) {
+    var box = $("ticker");
+    box.textContent = "";
+    var lines = (snap && snap.broadcast && snap.broadcast.ticker) || [];
+    lines.slice(-5).forEach(function (l, i, all) {
+      var e = DP.el("div", "tick" + (i === all.length - 1 ? " latest" : ""), l.text);
+      e.dataset.kind = l.kind || "";
+      box.appendChild(e);
+    });
+    box.hidden = !lines.length;
+  }
+
+  function renderScoreboard(v) {
+    var box = $("scoreboard");
+    box.textContent = "";
+    var rows = v.seats.filter(function (s) { return s.name || Number(s.stack) > 0; })
+      .sort(function (a, b) { return Number(b.stack) - Number(a.stack); });
+    var head = DP.el("div", "sb-head");
+    head.appendChild(DP.el("span", "", "CHIP COUNTS"));
+    if (v.bigBlind) head.appendChild(DP.el("span", "sb-blinds", "BLINDS " + DP.chips(v.smallBlind) + "/" + DP.chips(v.bigBlind)));
+    box.appendChild(head);
+    rows.forEach(function (s, i) {
+      var r = DP.el("div", "sb-row");
+      r.appendChild(DP.el("span", "sb-rank", i + 1));
+      r.appendChild(DP.el("span", "sb-name", s.name || "Seat " + s.seat));
+      r.appendChild(DP.el("span", "sb-stack num", stackText(s.stack, v)));
+      box.appendChild(r);
+    });
+  }
+
   function render(snap) {
     var v = DP.view(snap);
     $("table-name").textContent = v.tableName || $("table-name").textContent;
     $("hand-no").textContent = v.handNo === null ? "–" : v.handNo;
     $("street").textContent = v.handNo !== null ? String(v.stage).toUpperCase() : "";
-    var blinds = v.smallBlind !== null && v.bigBlind !== null ? DP.chips(v.smallBlind) + " / " + DP.chips(v.bigBlind) : "";
-    if (v.ante) blinds += " (" + DP.chips(v.ante) + ")";
+    var blinds = v.smallBlind !== null && v.bigBlind !== null ? "BLINDS " + DP.chips(v.smallBlind) + " / " + DP.chips(v.bigBlind) : "";
+    if (v.ante) blinds += " ANTE " + DP.chips(v.ante);
     $("blinds").textContent = blinds;
     var mode = $("mode");
     if (live) mode.textContent = "LIVE";
@@ -119,9 +214,13 @@
       var d = Number(v.delay !== null ? v.delay : stage.dataset.delay) || 0;
       mode.textContent = d ? "DELAY " + DP.clockText(d) : "DELAYED";
     }
-    renderPlayers(v);
+    levelTick(v.clock);
+    renderPlayers(v, snap);
     renderCenter(v);
     renderWinner(v);
+    renderBanner(v);
+    renderTicker(snap);
+    renderScoreboard(v);
     var empty = !v.seats.length;
     $("waiting").hidden = !empty;
     $("waiting").textContent = empty ? (live ? "Waiting for the table…" : "The stream view starts after the delay") : "";

@@ -113,6 +113,122 @@
     m.className = "form-msg " + (ok ? "ok" : text ? "bad" : "");
   }
 
+  /* ---------- between hands: the floor's changes, each its own entry ---------- */
+
+  var floorSeats = null; // the live table's seats, from the state stream
+
+  function post(obs, okText) {
+    msg("floor-msg", "Saving…", true);
+    obs.source = "setup";
+    return DP.api("POST", DP.API + "/observations", token, obs).then(function () {
+      msg("floor-msg", okText, true);
+    }, function (err) {
+      var e = err.data && err.data.error;
+      msg("floor-msg", err.message + (e && e.rule ? " (" + e.rule + ")" : ""), false);
+    });
+  }
+
+  function button(text, cls, onClick) {
+    var b = DP.el("button", cls, text);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function numberInput(cls, label, placeholder) {
+    var i = DP.el("input", cls);
+    i.type = "number"; i.min = "1"; i.step = "1"; i.inputMode = "numeric"; i.placeholder = placeholder || "";
+    i.setAttribute("aria-label", label);
+    return i;
+  }
+
+  function seatedRow(tr, k, s) {
+    var name = DP.el("td", null, s.name || "–");
+    if (s.away) name.appendChild(DP.el("span", "tag", "away"));
+    tr.appendChild(name);
+    tr.appendChild(DP.el("td", "num", DP.chips(s.stack)));
+    var acts = DP.el("div", "acts");
+    var amount = numberInput("rebuy-amount", "seat " + k + " chips to add", "chips");
+    acts.appendChild(amount);
+    acts.appendChild(button("Add chips", "rebuy", function () {
+      var n = Number(amount.value);
+      if (!Number.isInteger(n) || n < 1) { msg("floor-msg", "seat " + k + ": enter the chips to add", false); return; }
+      post({ type: "rebuy", seat: Number(k), amount: n }, "Seat " + k + ": " + DP.chips(n) + " added");
+    }));
+    acts.appendChild(button(s.away ? "Back" : "Away", "away", function () {
+      post({ type: "away", seat: Number(k), away: !s.away }, "Seat " + k + (s.away ? " is back" : " is away"));
+    }));
+    acts.appendChild(button("Remove", "remove", function () {
+      post({ type: "remove_player", seat: Number(k) }, "Seat " + k + " is free");
+    }));
+    var td = DP.el("td"); td.appendChild(acts); tr.appendChild(td);
+  }
+
+  function emptyRow(tr, k) {
+    var name = DP.el("input", "new-name");
+    name.type = "text"; name.maxLength = 40; name.placeholder = "new player";
+    name.setAttribute("aria-label", "seat " + k + " new player");
+    var tdName = DP.el("td"); tdName.appendChild(name); tr.appendChild(tdName);
+    var stack = numberInput("new-stack", "seat " + k + " new stack", "stack");
+    var tdStack = DP.el("td"); tdStack.appendChild(stack); tr.appendChild(tdStack);
+    var acts = DP.el("div", "acts");
+    var now = DP.el("input", "post-now"); now.type = "checkbox";
+    var nowLabel = DP.el("label", null); nowLabel.appendChild(now); nowLabel.appendChild(document.createTextNode("posts now"));
+    var moved = DP.el("input", "moved"); moved.type = "checkbox";
+    var movedLabel = DP.el("label", null); movedLabel.appendChild(moved); movedLabel.appendChild(document.createTextNode("moved"));
+    acts.appendChild(nowLabel);
+    acts.appendChild(movedLabel);
+    acts.appendChild(button("Seat", "seat-player", function () {
+      var n = Number(stack.value);
+      if (!Number.isInteger(n) || n < 1) { msg("floor-msg", "seat " + k + ": enter a stack of at least 1 chip", false); return; }
+      post({ type: "seat_player", seat: Number(k), stack: n, name: name.value.trim(), post_now: now.checked, moved: moved.checked },
+        "Seat " + k + ": " + (name.value.trim() || "new player") + " sits down");
+    }));
+    var td = DP.el("td"); td.appendChild(acts); tr.appendChild(td);
+  }
+
+  function drawFloor(seats) {
+    var key = JSON.stringify(seats);
+    if (key === floorSeats) return; // typing in a row is never wiped by a state that did not change
+    floorSeats = key;
+    var body = $("floor-rows");
+    body.textContent = "";
+    for (var i = 1; i <= MAX_SEATS; i++) {
+      var k = String(i);
+      var s = seats[k];
+      var tr = DP.el("tr");
+      tr.dataset.seat = k;
+      tr.appendChild(DP.el("td", "seat-cell", k));
+      if (s && s.stack > 0) seatedRow(tr, k, s);
+      else emptyRow(tr, k);
+      body.appendChild(tr);
+    }
+  }
+
+  function fillLevel(s) {
+    if (!s || document.activeElement && /^lv-/.test(document.activeElement.id)) return;
+    var b = s.blinds || [];
+    $("lv-sb").value = b[0] !== undefined ? b[0] : "";
+    $("lv-bb").value = b[1] !== undefined ? b[1] : "";
+    $("lv-ante").value = s.ante || 0;
+  }
+
+  function showTable(snap) {
+    var t = snap && snap.table && snap.table.table;
+    $("no-table").hidden = !(snap && snap.awaiting_setup);
+    $("floor").hidden = !t;
+    if (!t) return;
+    // The live table in the setup's form: who sits where with what now (busted seats are empty).
+    var live = snap.setup || {};
+    var seats = {};
+    Object.keys(live.seats || {}).forEach(function (k) {
+      var s = t.seats[k] || {};
+      seats[k] = { name: (live.names || {})[k] || s.name || "", stack: live.seats[k], away: !!s.away };
+    });
+    drawFloor(seats);
+    fillLevel(snap.setup);
+  }
+
   /* ---------- levels ---------- */
 
   function levelRow(l) {
@@ -206,6 +322,7 @@
     DP.api("GET", DP.API + "/setup", token).then(function (r) {
       fillSetup(r && (r.setup || r));
       $("running").hidden = !(r && r.hand_running);
+      $("no-table").hidden = !(r && r.table === false);
     }, function (err) {
       if (err.status === 401 || err.status === 403) refused(err);
       else msg("setup-msg", err.message, false);
@@ -218,6 +335,7 @@
         var v = DP.view(snap);
         $("running").hidden = !v.inProgress;
         if (v.tableName) $("table-name").textContent = v.tableName;
+        showTable(snap);
       },
       onStatus: DP.statusBanner($("conn")),
       onAuthError: refused
@@ -243,6 +361,17 @@
       markField(e && e.where);
       msg("setup-msg", err.message, false);
     });
+  });
+
+  $("level-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var sb = intOrNull($("lv-sb")), bb = intOrNull($("lv-bb")), ante = intOrNull($("lv-ante")) || 0;
+    if (sb === null || bb === null || isNaN(sb) || isNaN(bb) || sb < 0 || bb < 0 || isNaN(ante) || ante < 0) {
+      msg("floor-msg", "blinds: whole numbers of at least 0", false);
+      return;
+    }
+    post({ type: "level", small_blind: sb, big_blind: bb, ante: ante },
+      "From the next hand: " + DP.chips(sb) + " / " + DP.chips(bb) + (ante ? " ante " + DP.chips(ante) : ""));
   });
 
   $("add-level").addEventListener("click", function () {

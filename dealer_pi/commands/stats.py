@@ -1,0 +1,75 @@
+"""``dealer-pi stats --config FILE``: VPIP, PFR, 3-bet, AF, WTSD and W$SD per player, from the journal.
+
+The definitions are in :mod:`dealer_pi.broadcast.stats` and the README. A
+session is a calendar day of play; ``--from``/``--to`` choose a range of days.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+NAME = "stats"
+HELP = "player statistics from the journal: hands, VPIP, PFR, 3-bet, aggression factor, WTSD, W$SD"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--config", help="the TOML config (its journal.path is read)")
+    src.add_argument("--journal", help="the journal file itself")
+    parser.add_argument("--session", metavar="DAY", help="one session: the day it was played (2026-05-04)")
+    parser.add_argument("--from", dest="since", metavar="DAY", help="first day of a range (inclusive)")
+    parser.add_argument("--to", dest="until", metavar="DAY", help="last day of a range (inclusive)")
+    parser.add_argument("--json", action="store_true", help="one JSON object on standard output")
+
+
+def _pct(x: Any) -> str:
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
+def table(stats: dict[str, Any]) -> str:
+    head = f"{'player':16} {'hands':>6} {'VPIP':>5} {'PFR':>5} {'3-bet':>6} {'AF':>5} {'WTSD':>5} {'W$SD':>5}"
+    lines = [head]
+    for p in stats["players"]:
+        af = "-" if p["af"] is None else f"{p['af']:.1f}"
+        lines.append(f"{p['player'][:16]:16} {p['hands']:6} {_pct(p['vpip']):>5} {_pct(p['pfr']):>5} "
+                     f"{_pct(p['three_bet']):>6} {af:>5} {_pct(p['wtsd']):>5} {_pct(p['wsd']):>5}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_pi.broadcast.stats import journal_stats
+    from dealer_pi.config import ConfigError, load_config
+    from dealer_pi.engine.errors import InputError
+    from dealer_pi.runtime.journal import Journal
+    from dealer_pi.runtime.wiring import resolve
+
+    if args.config:
+        try:
+            config = load_config(args.config)
+        except ConfigError as exc:
+            print(f"dealer-pi stats: {exc}", file=sys.stderr)
+            return 2
+        path = resolve(Path(args.config).resolve().parent, config.journal.path)
+    else:
+        path = Path(args.journal)
+    if not path.is_file():
+        print(f"dealer-pi stats: no journal at {path}", file=sys.stderr)
+        return 2
+    journal = Journal(path)
+    try:
+        stats = journal_stats(journal, session=args.session, since=args.since, until=args.until)
+    except InputError as exc:
+        print(f"dealer-pi stats: --{exc.where}: {exc.message}", file=sys.stderr)
+        return 2
+    finally:
+        journal.close()
+    if args.json:
+        print(json.dumps(stats, ensure_ascii=False))
+    else:
+        print(table(stats))
+        print(f"{stats['hands']} hand(s) from {path}", file=sys.stderr)
+    return 0

@@ -1,0 +1,279 @@
+"""The floor's changes between hands go through the engine's table: a level keeps the button and
+blind history, a new player, a rebuy, a player away or gone are entries (undo and replay included);
+verbal declarations, "I play the board" and a called hand at the showdown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from dealer_pi.engine.cards import Card
+from dealer_pi.engine.errors import InputError, RuleViolation
+from dealer_pi.engine.monitor.alerts import AlertRaised, Verdict
+from dealer_pi.engine.observations import (
+    ActionKind,
+    BoardPlayed,
+    CardSeen,
+    ChipsAdded,
+    DealerDeclaration,
+    Declaration,
+    HandAnnounced,
+    LevelChanged,
+    Observation,
+    PlayerAction,
+    PlayerAway,
+    PlayerRemoved,
+    PlayerSeated,
+    ShoeDraw,
+    VerbalDeclaration,
+    Zone,
+    observation_from_dict,
+    observation_to_dict,
+)
+from dealer_pi.engine.table_session import TableSession, TableSetup
+
+NEW_HAND = DealerDeclaration(Declaration.NEW_HAND)
+CARDS_OUT = DealerDeclaration(Declaration.CARDS_OUT)
+
+
+def session(seats: dict[str, int], button: int = 1, **kw: Any) -> TableSession:
+    return TableSession(TableSetup.from_dict({"blinds": [5, 10], "seats": seats, "button": button, **kw}))
+
+
+def feed(s: TableSession, obs: list[Observation]) -> list[Any]:
+    out: list[Any] = []
+    for o in obs:
+        out += s.feed(o)
+    return out
+
+
+def fold_round(s: TableSession) -> None:
+    """Cards out, then everyone folds to the big blind."""
+    s.feed(CARDS_OUT)
+    while (la := s.legal_actions()) is not None:
+        s.feed(PlayerAction(la.seat, ActionKind.FOLD))
+
+
+def positions(s: TableSession) -> tuple[int, int | None, int | None]:
+    t = s.snapshot(secrets=False)
+    return t["table"]["button"], t["hand"]["small_blind_seat"], t["hand"]["big_blind_seat"]
+
+
+def test_TABLE_LEVELS_a_level_between_hands_keeps_the_button_and_blind_history() -> None:
+    seats = {"1": 1000, "2": 1000, "4": 1000, "6": 1000}
+    plain, leveled = session(seats), session(seats)
+    for s in (plain, leveled):
+        fold_round(s)
+    leveled.feed(LevelChanged(25, 50, 5))
+    for s in (plain, leveled):
+        s.feed(NEW_HAND)
+    assert positions(plain) == positions(leveled) == (2, 4, 6)
+    snap = leveled.snapshot(secrets=False)
+    assert snap["table"]["blinds"] == [25, 50] and snap["table"]["ante"] == 5
+    assert snap["table"]["seats"]["6"]["bet"] == 50 and snap["hand"]["pot_total"] == 25 + 50 + 4 * 5
+    # The level came as an observation: replay and undo know it.
+    assert TableSession.replay(leveled.setup, leveled.observations).snapshot() == leveled.snapshot()
+
+
+def test_TABLE_LEVELS_a_level_during_a_hand_counts_from_the_next() -> None:
+    s = session({"1": 1000, "2": 1000, "3": 1000})
+    s.feed(LevelChanged(50, 100))
+    assert s.snapshot()["table"]["blinds"] == [5, 10]  # this hand keeps its blinds
+    fold_round(s)
+    assert s.snapshot()["table"]["blinds"] == [50, 100]  # between hands: the next hand's
+    s.feed(NEW_HAND)
+    assert s.snapshot()["hand"]["pot_total"] == 150
+
+
+def test_TABLE_NEW_PLAYER_seated_between_hands_waits_for_the_big_blind_or_posts_now() -> None:
+    s = session({"1": 1000, "3": 1000, "5": 1000})
+    fold_round(s)
+    # Next hand: button 3, small blind 5, big blind 1; seats 2 and 4 come after the big blind.
+    s.feed(PlayerSeated(2, 1500, "Dee"))
+    s.feed(PlayerSeated(4, 800, "Eve", post_now=True))
+    seats = s.snapshot()["table"]["seats"]
+    assert seats["2"]["name"] == "Dee" and seats["2"]["stack"] == 1500 and not seats["2"]["in_hand"]
+    s.feed(NEW_HAND)
+    snap = s.snapshot()
+    assert snap["hand"]["big_blind_seat"] == 1
+    assert snap["table"]["seats"]["4"]["in_hand"] and snap["table"]["seats"]["4"]["bet"] == 10  # a big blind now
+    assert not snap["table"]["seats"]["2"]["in_hand"]  # waits for the big blind
+    with pytest.raises(RuleViolation) as exc:
+        s.feed(PlayerSeated(8, 500))
+    assert exc.value.rule == "TABLE-NEW-PLAYER"  # not while a hand runs
+
+
+def test_TABLE_MOVE_a_moved_player_may_not_sit_between_the_small_blind_and_the_button() -> None:
+    s = session({"1": 1000, "5": 1000, "7": 1000})
+    fold_round(s)  # button 1, SB 5, BB 7; next hand: button 5, SB 7, BB 1
+    with pytest.raises(RuleViolation) as exc:
+        s.feed(PlayerSeated(6, 1000, moved=True))
+    assert exc.value.rule == "TABLE-MOVE" and "000 §53" in exc.value.message
+    s.feed(PlayerSeated(3, 1000, moved=True))  # after the big blind: plays at once (000 §52)
+    s.feed(NEW_HAND)
+    assert s.snapshot()["table"]["seats"]["3"]["in_hand"]
+
+
+def test_TABLE_REBUY_only_between_hands_and_on_top_of_the_final_stack() -> None:
+    s = session({"1": 1000, "2": 1000, "3": 1000})
+    with pytest.raises(RuleViolation) as exc:
+        s.feed(ChipsAdded(2, 500))
+    assert exc.value.rule == "BET-TABLE-STAKES"
+    fold_round(s)  # seat 3 (big blind) wins the small blind
+    s.feed(ChipsAdded(2, 500))
+    assert s.snapshot()["table"]["seats"]["2"]["stack"] == 995 + 500
+    assert s.live_setup().seats == {1: 1000, 2: 1495, 3: 1005}
+    s.feed(NEW_HAND)
+    assert s.snapshot()["table"]["seats"]["2"]["stack"] == 1495  # the button now: nothing posted
+    s.undo()  # the new hand, then the rebuy
+    s.undo()
+    assert s.snapshot()["table"]["seats"]["2"]["stack"] == 995
+
+
+def test_TABLE_AWAY_an_away_player_is_dealt_and_killed_next_hand() -> None:
+    s = session({"1": 1000, "2": 1000, "3": 1000, "4": 1000})
+    s.feed(PlayerAway(4))
+    fold_round(s)
+    s.feed(NEW_HAND)
+    snap = s.snapshot()
+    assert snap["table"]["seats"]["4"]["away"] and snap["table"]["seats"]["4"]["folded"]
+    s.feed(PlayerAway(4, away=False))
+    assert not s.snapshot()["table"]["seats"]["4"]["away"]
+
+
+def test_a_player_removed_between_hands_leaves_the_live_setup() -> None:
+    s = session({"1": 1000, "2": 1000, "3": 1000, "4": 1000})
+    with pytest.raises(RuleViolation):
+        s.feed(PlayerRemoved(2))
+    fold_round(s)
+    s.feed(PlayerRemoved(2))
+    assert 2 not in s.live_setup().seats
+    s.feed(NEW_HAND)
+    assert "2" not in s.snapshot()["table"]["seats"]
+
+
+def test_BET_ANTES_an_ante_only_game_deals_and_bets_in_antes() -> None:
+    s = session({"1": 100, "2": 100, "3": 100}, ante=5)
+    with pytest.raises(InputError):
+        TableSetup.from_dict({"blinds": [0, 0], "seats": {"1": 10, "2": 10}, "button": 1})  # no forced bet at all
+    s = TableSession(TableSetup.from_dict({"blinds": [0, 0], "ante": 5, "seats": {"1": 100, "2": 100, "3": 100},
+                                           "button": 1}))
+    s.feed(CARDS_OUT)
+    snap = s.snapshot(secrets=False)
+    assert snap["hand"]["pot_total"] == 15 and snap["hand"]["small_blind_seat"] is None
+    assert snap["hand"]["big_blind_seat"] is None
+    la = snap["hand"]["legal"]
+    assert la["seat"] == 2 and la["can_check"] and la["min_to"] == 5  # first left of the button; bets of an ante
+
+
+def test_BET_VERBAL_a_declaration_with_no_chips_binds() -> None:
+    s = session({"1": 1000, "2": 1000, "3": 1000})
+    s.feed(CARDS_OUT)
+    s.feed(VerbalDeclaration(1, ActionKind.RAISE, 40))
+    snap = s.snapshot()
+    assert snap["table"]["seats"]["1"]["bet"] == 40 and snap["hand"]["to_act"] == 2
+    with pytest.raises(RuleViolation) as exc:
+        s.feed(VerbalDeclaration(1, ActionKind.CALL))
+    assert exc.value.rule == "BET-OUT-OF-TURN"
+
+
+def _showdown(s: TableSession, hole: dict[int, str], board: str) -> None:
+    order = s.hand.order
+    for k in range(2):
+        for seat in order:
+            card = Card.parse(hole[seat][2 * k: 2 * k + 2])
+            s.feed(ShoeDraw(card))
+            s.feed(CardSeen(Zone("seat", seat), False, None))
+    while (la := s.legal_actions()) is not None:
+        s.feed(PlayerAction(la.seat, ActionKind.CHECK if la.can_check else ActionKind.CALL))
+    cards = [Card.parse(board[i: i + 2]) for i in range(0, len(board), 2)]
+    burns = iter(Card.parse(x) for x in ("2c", "2d", "2h"))
+    for n in (3, 1, 1):
+        b = next(burns)
+        s.feed(ShoeDraw(b))
+        s.feed(CardSeen(Zone("burn"), False, None))
+        for _ in range(n):
+            card = cards.pop(0)
+            s.feed(ShoeDraw(card))
+            s.feed(CardSeen(Zone("board"), True, card))
+        while (la := s.legal_actions()) is not None:
+            s.feed(PlayerAction(la.seat, ActionKind.CHECK))
+
+
+def test_POT_SHOW_BOTH_playing_the_board_keeps_a_share_mucking_first_gives_it_up() -> None:
+    hole = {1: "3c4d", 2: "3d4c", 3: "3h5c"}
+    for says in (True, False):
+        s = session({"1": 1000, "2": 1000, "3": 1000})
+        _showdown(s, hole, "AsKsQsJsTs")  # a royal flush on the board: nobody beats it
+        hand = s.snapshot()["hand"]
+        assert hand["show_order"][0] == hand["next_to_show"] and sorted(hand["show_order"]) == [1, 2, 3]
+        s.feed(BoardPlayed(2))
+        s.feed(BoardPlayed(3))
+        s.feed(BoardPlayed(1) if says else PlayerAction(1, ActionKind.FOLD))  # muck without saying it
+        shares = {seat: chips for a in s.snapshot()["hand"]["awards"] for seat, chips in a["shares"]}
+        assert shares == ({1: 10, 2: 10, 3: 10} if says else {2: 15, 3: 15})
+
+
+def test_POT_CARDS_SPEAK_a_wrong_call_at_the_showdown_is_announced_not_binding() -> None:
+    s = session({"1": 1000, "2": 1000})
+    _showdown(s, {1: "AhAd", 2: "KhKd"}, "7c8d9sJc2s")
+    events = s.feed(HandAnnounced(2, "straight"))  # seat 2 says "straight" holding kings
+    assert events == []
+    events = s.feed(BoardPlayed(2))
+    [alert] = [e for e in events if isinstance(e, AlertRaised)]
+    assert (alert.rule, alert.verdict, alert.seat) == ("POT-CARDS-SPEAK", Verdict.INFORMATION, 2)
+    assert "straight" in alert.remedy and "Pair of Kings" in alert.remedy
+    s.feed(HandAnnounced(1, "pair"))  # a right call: nothing to say
+    events = s.feed(BoardPlayed(1))
+    assert not [e for e in events if isinstance(e, AlertRaised)]
+    assert s.snapshot()["hand"]["awards"][0]["shares"] == [[1, 20]]
+
+
+def test_a_void_hand_restores_the_stacks_without_a_redeal() -> None:
+    s = session({"1": 1000, "2": 1000, "3": 1000})
+    s.feed(CARDS_OUT)
+    s.feed(PlayerAction(1, ActionKind.RAISE, 50))
+    s.feed(DealerDeclaration(Declaration.VOID_HAND))
+    snap = s.snapshot()
+    assert snap["hand"]["phase"] == "complete" and snap["hand"]["misdeal"] and s.hand_number == 1
+    assert {k: v["stack"] for k, v in snap["table"]["seats"].items()} == {"1": 1000, "2": 1000, "3": 1000}
+    with pytest.raises(InputError):
+        s.feed(DealerDeclaration(Declaration.VOID_HAND))
+    s.feed(NEW_HAND)
+    assert positions(s)[0] == 1  # a voided hand moves no button (DEAL-MISDEAL-REMEDY)
+
+
+@pytest.mark.parametrize("doc, where", [
+    ({"type": "seat_player", "seat": 11, "stack": 5}, "o.seat"),
+    ({"type": "seat_player", "seat": 3, "stack": 0}, "o.stack"),
+    ({"type": "seat_player", "seat": 3, "stack": 50, "post_now": "yes"}, "o.post_now"),
+    ({"type": "rebuy", "seat": 3}, "o.amount"),
+    ({"type": "level", "small_blind": -1, "big_blind": 10}, "o.small_blind"),
+    ({"type": "away", "seat": 3, "away": 1}, "o.away"),
+    ({"type": "verbal", "seat": 3, "action": "raise"}, "o.amount"),
+    ({"type": "announce", "seat": 3, "hand": "royal"}, "o.hand"),
+    ({"type": "play_board"}, "o.seat"),
+])
+def test_new_observations_name_the_bad_field(doc: dict[str, Any], where: str) -> None:
+    with pytest.raises(InputError) as exc:
+        observation_from_dict(doc, "o")
+    assert exc.value.where == where
+
+
+def test_new_observations_read_back_from_json() -> None:
+    for o in (PlayerSeated(3, 500, "Ann", post_now=True), PlayerRemoved(2), ChipsAdded(1, 100),
+              LevelChanged(0, 0, 5), PlayerAway(4, False), VerbalDeclaration(2, ActionKind.BET, 30),
+              BoardPlayed(1), HandAnnounced(1, "two-pair")):
+        assert observation_from_dict(observation_to_dict(o)) == o
+
+
+def test_a_refused_table_change_changes_nothing() -> None:
+    s = session({"1": 1000, "2": 1000, "3": 1000})
+    fold_round(s)
+    before = s.snapshot()
+    for bad in (LevelChanged(0, 0, 0), ChipsAdded(9, 100), PlayerSeated(2, 500), PlayerRemoved(8)):
+        with pytest.raises(InputError):
+            s.feed(bad)
+    assert s.snapshot() == before
+    assert TableSession.replay(s.setup, s.observations).snapshot() == before
