@@ -1,12 +1,15 @@
 """``dealer-pi demo``: the whole assistant on a simulated table, at a watchable pace.
 
-The simulator plays hands (bots choosing legal actions) and reports them the
-way a real table would: every card leaves a virtual smart shoe on a
-pseudo-terminal, read by the real serial-shoe code; cards landing and the
-players' actions go onto the engine queue like the camera's and the tablet's.
-Now and then the simulated dealer makes a mistake on purpose (an exposed card,
-a missed burn...), and the alert shows on the tablet, the overlay and the
-(mock) alert light. Open the printed URLs in a browser.
+The simulator plays hands (bots choosing legal actions) and the table reports them the
+way a real one would: every card leaves a virtual smart shoe on a pseudo-terminal, read
+by the real serial-shoe code; an overhead camera films the felt (cards landing face down
+in the seats, the board, burns, chips, the players' and the dealer's hands) and the real
+vision pipeline, calibrated from the table's markers, reports where cards land; the
+players' actions are entered like the tablet's. The simulator's own record of the cards
+only checks the camera (every disagreement is logged); ``--no-camera`` sends it to the
+engine instead. Now and then the simulated dealer makes a mistake on purpose (an exposed
+card, a missed burn...), and the alert shows on the tablet, the overlay and the (mock)
+alert light. Open the printed URLs in a browser.
 """
 
 from __future__ import annotations
@@ -47,6 +50,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "unless --hands is given)")
     parser.add_argument("--hands", type=int, default=0, help="stop after this many hands, then say how many were "
                         "played and where the journal is (default: never)")
+    parser.add_argument("--no-camera", action="store_true",
+                        help="cards reported by the simulator itself, not seen by the vision pipeline (faster)")
 
 
 THINK_S = 1.1  # how long a bot takes to act at --pace 1 (a visitor may act for the seat meanwhile)
@@ -61,12 +66,14 @@ class SimDriver:
     follow gets the hand dealt again with the same players, stacks and button.
     """
 
-    def __init__(self, runtime: Any, shoe: Any, seed: int, pace: float, fault_rate: float, hands: int = 0) -> None:
+    def __init__(self, runtime: Any, shoe: Any, seed: int, pace: float, fault_rate: float, hands: int = 0,
+                 camera: Any = None) -> None:
         from dealer_pi.sim import Fault, Simulator
         from dealer_pi.sim.follow import TableFollower
 
         self.runtime = runtime
         self.shoe = shoe
+        self.camera = camera  # a LiveCamera: cards are seen by the vision pipeline, the truth only checks it
         self.pace = max(pace, 0.05)
         self.hands = hands
         self.sim = Simulator(seed, faults=list(Fault), rate=fault_rate, hands_per_table=HANDS_PER_TABLE, players=(4, 8))
@@ -161,9 +168,15 @@ class SimDriver:
         )
 
         table.decide = self.follower.decide  # the bots' turns: a visitor may act instead
-        for obs in table.observations():
+        if self.camera is not None:
+            self.camera.new_table(table.unseen, self.stop_event)
+        for index, obs in enumerate(table.observations()):
             if self.stop_event.is_set():
                 return None
+            if self.camera is not None:
+                self.camera.play(obs, index, self.stop_event)  # the felt moves; a card waits for the camera
+                if isinstance(obs, (CardSeen, CardLeft)):
+                    continue  # the camera reported it (or missed it): the simulator's word is not sent
             if isinstance(obs, ShoeDraw):
                 self._sleep(0.35)
                 self.follower.check()
@@ -230,46 +243,21 @@ def _table_setup(setup: dict[str, Any]) -> Any:
     return TableSetup.from_dict(setup)
 
 
-class RenderedTable:
-    """A camera over the simulated table: frames rendered from the live state (board face up,
-    hole cards face down, burns in a pile), for the real vision pipeline."""
+def attach_simulated_camera(assistant: Any, config: Any, base: Path) -> Any:
+    """The overhead camera over the simulated table, through the same pipeline a real camera uses."""
+    from dealer_pi.runtime.attach import attach_camera
+    from dealer_pi.sim.live_camera import LiveCamera
 
-    def __init__(self, runtime: Any, centres: dict[str, tuple[float, float]], fps: float = 4.0) -> None:
-        self.runtime, self.centres, self.interval = runtime, centres, 1.0 / fps
-        self.closed = threading.Event()
-
-    def scene(self) -> dict[str, list[Any]]:
-        from dealer_pi.engine.cards import Card
-
-        state = self.runtime.state("live")
-        hand = (state.get("table") or {}).get("hand") or {}
-        out: dict[str, list[Any]] = {}
-        if hand.get("board"):
-            out["board"] = [Card.parse(c) for c in hand["board"]]
-        if hand.get("burns"):
-            out["burn"] = [None] * int(hand["burns"])
-        for seat, cards in (state.get("hole_cards") or {}).items():
-            out[f"seat:{seat}"] = [None] * len(cards)
-        return out
-
-    def frames(self) -> Any:
-        from dealer_pi.vision.render import render_table_frame
-
-        key, frame = None, None
-        while not self.closed.is_set():
-            t0 = time.monotonic()
-            scene = self.scene()
-            if repr(scene) != key:  # drawing a frame is slow: only when the cards changed
-                key = repr(scene)
-                try:
-                    frame = render_table_frame(scene, seed=7, faults=0.3, zone_centres=self.centres)
-                except ValueError:  # a zone the renderer does not place: show the empty felt
-                    frame = render_table_frame({}, seed=7, zone_centres=self.centres)
-            yield int(time.time() * 1000), frame
-            self.closed.wait(max(0.0, self.interval - (time.monotonic() - t0)))
-
-    def close(self) -> None:
-        self.closed.set()
+    camera = LiveCamera()
+    try:
+        assistant.on_stop(attach_camera(assistant.runtime, config, base, source=camera, label="simulated table",
+                                        on_observation=camera.saw))
+    except Exception as exc:  # the demo runs on the simulator's own reports rather than not at all
+        assistant.runtime.devices.update("camera", source="simulated table", fps=0.0, calibration="none",
+                                         state="failed", detail=str(exc))
+        return None
+    assistant.on_stop(camera.close)
+    return camera
 
 
 def run(args: argparse.Namespace) -> int:
@@ -283,7 +271,10 @@ def run(args: argparse.Namespace) -> int:
     base = Path(tempfile.mkdtemp(prefix="dealer-pi-demo-") if temporary else args.state_dir).resolve()
     base.mkdir(parents=True, exist_ok=True)
     dealer, producer = "dealer-" + secrets.token_urlsafe(6), "producer-" + secrets.token_urlsafe(6)
+    from dealer_pi.sim.camera_table import camera_settings
+
     config = config_from_dict({
+        "camera": camera_settings(base),
         "table": {"name": "Demo table"},
         "shoe": {"kind": "serial", "port": str(base / "shoe")},
         "gpio": {"buttons": True, "led_kind": "rgb", "buzzer_kind": "active"},
@@ -312,24 +303,11 @@ def run(args: argparse.Namespace) -> int:
             assistant.on_stop(closer)
     except Exception as exc:  # the demo runs without the mock light rather than not at all
         logging.getLogger("dealer_pi.demo").warning("mock light and buttons unavailable: %s", exc)
-    try:
-        # The real vision pipeline runs on frames rendered from the table, for the dashboard's
-        # camera status; where the cards land is reported by the simulator itself.
-        from dealer_pi.runtime.attach import attach_camera
-        from dealer_pi.vision.pipeline import PixelZones
-        from dealer_pi.vision.render import default_zone_centres
-
-        centres = default_zone_centres(1280, 720, seats=10)
-        camera = RenderedTable(runtime, centres)
-        zones = PixelZones(centres, 110, 80)
-        assistant.on_stop(attach_camera(runtime, config, source=camera, zones=zones, emit=False, label="rendered"))
-        assistant.on_stop(camera.close)
-    except Exception as exc:  # no camera status rather than no demo
-        runtime.devices.update("camera", source="rendered", fps=0.0, calibration="none", state="failed", detail=str(exc))
+    camera = None if args.no_camera else attach_simulated_camera(assistant, config, base)
     runtime.submit("clock", {"action": "set_levels", "levels": [dict({"ante": 0, "break": False}, **lv) for lv in LEVELS]})
     runtime.submit("clock", {"action": "start"})
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    driver = SimDriver(runtime, shoe, seed, args.pace, args.fault_rate, args.hands).start()
+    driver = SimDriver(runtime, shoe, seed, args.pace, args.fault_rate, args.hands, camera).start()
     assistant.on_stop(driver.stop)
     print(banner(assistant.server.url, seed, dealer, producer, args.delay, base / "journal.sqlite3"), flush=True)
     if args.hands:

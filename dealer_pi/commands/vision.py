@@ -8,6 +8,9 @@
   markers, fit the camera-to-table homography, draw the zones.
 * ``vision enrol FOLDER --out FILE``: adapt the reader to the venue's deck
   from one picture per card, each named after its card (``Ah.png``).
+  ``vision enrol --from-journal --config FILE --out FILE``: adapt it to the cards the
+  table labelled itself while it played (the shoe named them, they were shown, the dealer
+  confirmed them), with the reader's score on held-back pictures before and after.
 * ``vision render OUT.png --cards "board=Ah,Kd,Tc seat:1=Qs,Jh seat:3=??,??"``:
   a simulated camera frame (``??`` is a face-down card).
 * ``vision markers OUTDIR [--layout FILE]``: printable marker images.
@@ -44,9 +47,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cal.add_argument("image", help="a picture of the table with its ArUco markers in view")
     cal.add_argument("--layout", help="table layout TOML (markers, zones); default: the built-in one")
     cal.add_argument("--draw", metavar="OUT", help="write the picture with the markers and zones drawn on")
-    enr = sub.add_parser("enrol", help="enrol the venue's deck from one picture per card")
-    enr.add_argument("folder", help="one picture per card, each named after its card (Ah.png, Tc.jpg)")
+    enr = sub.add_parser("enrol", help="enrol the venue's deck from one picture per card, or from what the table recorded")
+    enr.add_argument("folder", nargs="?", help="one picture per card, each named after its card (Ah.png, Tc.jpg)")
     enr.add_argument("--out", required=True, help="where to write the enrolment (use it with detect --enrolment)")
+    enr.add_argument("--from-journal", action="store_true",
+                     help="learn from the cards the table itself labelled (the shoe, the showdown, the dealer), "
+                          "kept beside the journal; every fourth one is held back to report before and after")
+    enr.add_argument("--config", help="with --from-journal: the config whose journal the examples lie beside")
+    enr.add_argument("--examples", help="with --from-journal: the examples folder itself")
     ren = sub.add_parser("render", help="draw a simulated overhead camera frame")
     ren.add_argument("out", help="the picture to write (.png or .jpg)")
     ren.add_argument("--cards", required=True, help='cards per zone, ?? face down: e.g. "board=Ah,Kd,Tc seat:1=Qs,Jh burn=??"')
@@ -127,6 +135,10 @@ def _enrol(args: argparse.Namespace) -> int:
     from dealer_pi.vision.enrol import enrol_folder
     from dealer_pi.vision.recogniser import NOT_INDEX, Recogniser
 
+    if args.from_journal:
+        return _enrol_from_journal(args)
+    if not args.folder:
+        raise InputError("folder", "name the folder of card pictures, or use --from-journal")
     enrolment, problems = enrol_folder(Recogniser(), args.folder)
     for p in problems:
         print(f"warning: {p}", file=sys.stderr)
@@ -135,6 +147,44 @@ def _enrol(args: argparse.Namespace) -> int:
     enrolment.save(args.out)
     cards = len({int(v) for v in enrolment.labels.tolist()} - {NOT_INDEX})
     print(f"enrolled {cards} card(s) ({len(enrolment)} corner indices) and adapted the reader; saved to {args.out}")
+    return 0
+
+
+def _enrol_from_journal(args: argparse.Namespace) -> int:
+    from collections import Counter
+
+    from dealer_pi.vision.examples import enrol_examples, examples_dir, load_examples, read_score, split
+
+    if args.examples:
+        folder = Path(args.examples)
+    elif args.config:
+        from dealer_pi.config import load_config
+
+        config = load_config(args.config)
+        journal = Path(config.journal.path).expanduser()
+        folder = examples_dir(journal if journal.is_absolute() else Path(args.config).resolve().parent / journal)
+    else:
+        raise InputError("--from-journal", "say where the table's examples are: --config FILE or --examples DIR")
+    examples = load_examples(folder)
+    if len(examples) < 4:
+        raise InputError(str(folder), f"{len(examples)} labelled example(s); at least 4 are needed "
+                                      "(the table leaves one for each card whose name became certain)")
+    train, held = split(examples)
+    before = read_score(held)
+    enrolment, problems = enrol_examples(train)
+    for p in problems:
+        print(f"warning: {p}", file=sys.stderr)
+    if not len(enrolment):
+        raise InputError(str(folder), "no example could be learned from")
+    after = read_score(held, enrolment)
+    enrolment.save(args.out)
+    how = Counter(e.how for e in train)
+    print(f"learned from {len(train)} example(s) of {len({e.card for e in train})} card(s) "
+          f"({', '.join(f'{n} {k}' for k, n in sorted(how.items()))}) in {folder}")
+    print(f"held back {len(held)} example(s):")
+    print(f"  before: {before}")
+    print(f"  after:  {after}")
+    print(f"saved to {args.out}; set [camera] enrolment_file to use it")
     return 0
 
 

@@ -136,7 +136,7 @@ def attach_devices(runtime: Runtime, config: Config, base_dir: Path, pin_factory
         runtime.devices.update("buttons", present=False, state="failed", detail=str(exc))
     if config.camera.source != "none":
         try:
-            closers.append(attach_camera(runtime, config, base_dir=base_dir))
+            closers.append(attach_camera(runtime, config, base_dir))
         except Exception as exc:
             log.error("camera: %s", exc)
             runtime.devices.update("camera", source=config.camera.source, fps=0.0, calibration="none",
@@ -147,73 +147,55 @@ def attach_devices(runtime: Runtime, config: Config, base_dir: Path, pin_factory
 
 
 def attach_camera(
-    runtime: Runtime, config: Config, *, source: Any = None, zones: Any = None, emit: bool = True, label: str = "",
-    base_dir: Path = Path("."),
+    runtime: Runtime, config: Config, base_dir: Path | None = None, *, source: Any = None, zones: Any = None,
+    emit: bool = True, label: str = "", on_observation: Callable[[Any], None] | None = None,
 ) -> Closer:
     """Camera -> vision pipeline -> the engine queue, frames dropped rather than ever blocking.
 
-    Without ``zones`` the table is calibrated from the ArUco markers of the
-    first frame that shows enough of them (until then cards are found but no
-    observation is made, and the dashboard says so); a camera that moves later
-    is reported. ``emit=False`` runs the pipeline for its status only.
+    The pipeline is the one ``[camera]`` describes (:func:`~dealer_pi.vision.pipeline.pipeline_from_config`,
+    its files found from ``base_dir``). ``source`` replaces the configured camera (the demo's
+    rendered table). Until the table's markers are seen cards are found but no observation is
+    made, and the dashboard says why; a camera that moves later is reported. ``emit=False``
+    runs the pipeline for its status only; ``on_observation`` also gets every observation made.
     """
-    import dataclasses
     import threading
 
-    from dealer_pi.engine.errors import InputError
-    from dealer_pi.vision.calibration import CameraWatch, calibrate
+    from dealer_pi.vision.examples import ExampleStore, examples_dir
     from dealer_pi.vision.pipeline import pipeline_from_config
     from dealer_pi.vision.sources import open_source, pump
 
-    from .wiring import resolve
+    from .teacher import TableTeacher
 
     c = config.camera
-    # Files named in the config are read from the config's folder.
-    c = dataclasses.replace(c, **{k: str(resolve(base_dir, getattr(c, k))) for k in ("layout_file", "enrolment_file")
-                                  if getattr(c, k)})
-    device = str(resolve(base_dir, c.device)) if c.source == "file" else c.device
+    pipeline, stage = pipeline_from_config(c, config.table.seats, base_dir, zones=zones)
+    if emit:  # cards whose names become certain leave their pictures beside the journal
+        runtime.teacher = TableTeacher(ExampleStore(examples_dir(runtime.journal_path)), pipeline.crops)
+    device = c.device
+    if c.source == "file" and base_dir is not None and not Path(device).expanduser().is_absolute():
+        device = str(base_dir / device)  # a recording named in the config is found beside it
     src = source if source is not None else open_source(c.source, device, c.width, c.height, c.fps)
-    pipeline, stage = pipeline_from_config(c, config.table.seats)
-    pipeline.zones = zones
-    layout = pipeline.layout
     stop = threading.Event()
-    calibration = ["simulated zones" if zones is not None else "waiting for the table's markers"]
     board = runtime.devices
     name = label or c.source
 
-    def vision() -> None:
-        while pipeline.zones is None and not stop.is_set():
-            item = stage.get(timeout=0.2)
-            if item is None:
-                continue
-            try:
-                cal = calibrate(item[1], layout)
-            except InputError as exc:
-                calibration[0] = f"not calibrated: {exc.message}"
-                continue
-            finally:
-                stage.done()
-            pipeline.zones, pipeline.watch = cal, CameraWatch(cal)
-            calibration[0] = "ok"
-        def offer(obs: Any) -> None:
-            if emit:
-                runtime.offer(obs)  # dropped when the queue is half full: never blocks the camera
-
-        pipeline.run(stage, offer, stop)
+    def offer(obs: Any) -> None:
+        if emit:
+            runtime.offer(obs)  # dropped when the queue is half full: never blocks the camera
+        if on_observation is not None:
+            on_observation(obs)
 
     def status() -> None:
         while not stop.wait(1.0):
             stats = stage.stats()
-            watch = pipeline.stats().get("camera")
             board.update(
                 "camera", source=name, fps=stats["camera_fps"], vision_fps=stats["vision_fps"],
-                dropped=int(stats["dropped"]), calibration="moved" if watch == "moved" else calibration[0],
+                dropped=int(stats["dropped"]), calibration=pipeline.calibration,
                 cards_in_view=len(pipeline.last_cards), bad_frames=pipeline.bad_frames,
             )
 
-    board.update("camera", source=name, fps=0.0, calibration=calibration[0])
+    board.update("camera", source=name, fps=0.0, vision_fps=0.0, calibration=pipeline.calibration)
     pump(src, stage, stop)
-    threads = [threading.Thread(target=vision, name="vision", daemon=True),
+    threads = [threading.Thread(target=pipeline.run, args=(stage, offer, stop), name="vision", daemon=True),
                threading.Thread(target=status, name="camera-status", daemon=True)]
     for t in threads:
         t.start()

@@ -82,6 +82,7 @@ class Runtime:
     now_ms: Callable[[], int] = wall_ms
     devices: DeviceBoard = field(default_factory=DeviceBoard)
     on_alerts: Callable[[list[dict[str, Any]]], None] | None = None  # the alert light/buzzer: open alerts
+    teacher: Any = None  # learns from the table: sees every journaled observation (runtime/teacher.py)
     secure_delay: bool = False  # web.secure_delay: no view sees a hole card or an equity before the delay
     proposed_setup: Mapping[str, Any] | None = None
     floor: Any = None  # the card room's floor (dealer_pi.floor.table_side.TableFloor); None: the table plays alone
@@ -357,6 +358,8 @@ class Runtime:
         result = self._commit("observation", observation_to_dict(obs), now, tagged, table.finished,
                               table.finished_how)
         self.accepted += 1
+        if self.teacher is not None:
+            self.teacher.accepted(obs, [ev for ev, _ in tagged], table.hole_cards)
         return result
 
     def _new_level(self, now: int) -> None:

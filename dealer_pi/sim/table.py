@@ -96,6 +96,7 @@ class SimTable:
     shoe_reads: bool = True
     injections: list[Injection] = field(default_factory=list)
     played: int = 0  # hands finished so far (a misdeal's redeal is the same hand)
+    unseen: dict[int, Zone] = field(default_factory=dict)  # a draw's index -> where its card went unseen
     decide: Decider | None = field(default=None, repr=False, compare=False)
 
     def observations(self) -> Iterator[Observation]:
@@ -166,6 +167,8 @@ class SimTable:
         return verdict
 
     def _land(self, zone: Zone, face_up: bool, card: Card, *, read_as: Card | None = None, seen: bool = True) -> None:
+        if not seen:
+            self.unseen[self._at()] = zone  # for the simulated camera: the card is there, under a hand
         self._out.append(ShoeDraw(card if self.shoe_reads else None, source="shoe"))
         if seen:
             shown = read_as or (card if face_up else None)

@@ -16,9 +16,11 @@ pixels). Without zones, cards are found but no observations are made.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import threading
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Protocol
 
 import cv2
@@ -26,12 +28,54 @@ import numpy as np
 
 from dealer_pi.config import CameraSection
 from dealer_pi.engine.errors import InputError
+from dealer_pi.engine.observations import CardSeen
 
 from .calibration import CameraWatch, Layout, WatchReport, calibrate, default_layout, load_layout
 from .detect import CardFound, Detector
 from .recogniser import Enrolment, Recogniser
 from .sources import LatestFrameStage, check_frame
 from .tracker import CardTracker, Observation
+
+KEEP_CROPS = 64
+SAME_CARD = 0.2  # two outlines whose centres are closer than this many card lengths are one card
+
+
+def one_per_card(found: list[CardFound]) -> list[CardFound]:
+    """One detection per face-up card: where two lie almost on one another (a card read once from
+    each corner, say), the named or the surer one stays. Face-down cards are left as they are: a
+    hole-card pair dealt over each other is only a third of a card apart.
+
+    >>> from dealer_pi.engine.cards import Card
+    >>> def at(x, card=None, conf=0.8):
+    ...     return CardFound(card, True, (x, 50.0), ((x - 45, 0), (x + 45, 0), (x + 45, 130), (x - 45, 130)), conf)
+    >>> [(f.centre[0], str(f.card)) for f in one_per_card([at(100.0, Card.parse("7c"), 1.0), at(111.0), at(145.0)])]
+    [(100.0, '7c'), (145.0, 'None')]
+    """
+    def length(f: CardFound) -> float:
+        pts = np.asarray(f.corners, np.float32)
+        return float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
+
+    kept: list[CardFound] = []
+    for f in sorted(found, key=lambda f: (f.card is None, -f.confidence)):
+        if all(np.hypot(f.centre[0] - k.centre[0], f.centre[1] - k.centre[1]) > SAME_CARD * min(length(f), length(k))
+               for k in kept if f.face_up and k.face_up):
+            kept.append(f)
+    return kept
+
+
+def crop_card(frame: np.ndarray, corners: tuple[tuple[float, float], ...], margin: float = 0.15) -> np.ndarray:
+    """The upright box around a card's outline, a margin of felt round it, as a new picture.
+
+    >>> crop_card(np.zeros((100, 100, 3), np.uint8), ((40, 40), (60, 40), (60, 70), (40, 70))).shape
+    (40, 26, 3)
+    """
+    pts = np.asarray(corners, np.float32)
+    (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
+    mx, my = (x1 - x0) * margin, (y1 - y0) * margin
+    h, w = frame.shape[:2]
+    a, b = max(0, int(x0 - mx)), min(w, int(np.ceil(x1 + mx)))
+    c, d = max(0, int(y0 - my)), min(h, int(np.ceil(y1 + my)))
+    return frame[c:d, a:b].copy()
 
 
 class ZoneMap(Protocol):
@@ -78,11 +122,15 @@ class VisionPipeline:
         self.last_watch: WatchReport | None = None
         self.stage: LatestFrameStage | None = None
         self.bad_frames = 0
-        self.last_error = ""
+        self.last_error = ""  # the last bad frame
+        self.calibration_error = ""  # why the markers gave no calibration yet
+        # The picture of each card reported face up lately, for learning from the table (its
+        # name may become certain later: the shoe, the showdown, the dealer).
+        self.crops: collections.OrderedDict[CardSeen, np.ndarray] = collections.OrderedDict()
 
     def cards(self, frame: np.ndarray) -> list[CardFound]:
         """Cards in one frame, each with its zone when zones are known."""
-        found = self.detector.detect(frame)
+        found = one_per_card(self.detector.detect(frame))
         if self.zones is None:
             return found
         return [dataclasses.replace(f, zone=self.zones.zone_of(f.centre)) for f in found]
@@ -108,7 +156,16 @@ class VisionPipeline:
             patch = region[max(0, y - r) : y + r, max(0, x - r) : x + r]
             return bool(patch.size) and cv2.countNonZero(patch) > 0.6 * patch.size
 
-        return self.tracker.update(ts_ms, self.last_cards, covered)
+        made = self.tracker.update(ts_ms, self.last_cards, covered)
+        for obs, track in zip(made, self.tracker.origins):
+            if isinstance(obs, CardSeen) and obs.face_up and track.corners:
+                self._keep_crop(obs, crop_card(frame, track.corners))
+        return made
+
+    def _keep_crop(self, obs: CardSeen, crop: np.ndarray) -> None:
+        self.crops[obs] = crop
+        while len(self.crops) > KEEP_CROPS:
+            self.crops.popitem(last=False)
 
     def _calibrate(self, frame: np.ndarray) -> None:
         if self.layout is None:
@@ -116,10 +173,22 @@ class VisionPipeline:
         try:
             cal = calibrate(frame, self.layout)
         except InputError as exc:
-            self.last_error = str(exc)
+            self.calibration_error = exc.message
             return
+        self.calibration_error = ""
         self.zones = cal
         self.watch = CameraWatch(cal)
+
+    @property
+    def calibration(self) -> str:
+        """The dashboard's word for the zones: ok, moved, fixed zones, or why there are none yet."""
+        if self.zones is None:
+            if self.layout is None:
+                return "none"
+            return f"not calibrated: {self.calibration_error}" if self.calibration_error else "waiting for the table's markers"
+        if self.last_watch is not None and self.last_watch.state == "moved":
+            return "moved"
+        return "ok" if self.layout is not None else "fixed zones"
 
     def run(self, stage: LatestFrameStage, emit: Callable[[Observation], None], stop: threading.Event) -> None:
         """Take frames from ``stage`` until ``stop``; a bad frame is skipped, not fatal."""
@@ -150,15 +219,30 @@ class VisionPipeline:
         return out
 
 
-def pipeline_from_config(camera: CameraSection, seats: int = 9) -> tuple[VisionPipeline, LatestFrameStage]:
+def pipeline_from_config(
+    camera: CameraSection, seats: int = 9, base_dir: str | Path | None = None, *, zones: ZoneMap | None = None,
+) -> tuple[VisionPipeline, LatestFrameStage]:
     """The vision thread's pipeline and its frame stage, as the ``camera`` config section says.
 
-    Zones come from the table's markers once they are seen (``layout_file``, or the
-    built-in layout for ``seats`` seats); bad layout or enrolment files raise
-    ``ConfigError``/``ModelError`` naming the file.
+    Every camera path (``serve``, the demo, the recorded-session replay, the tests) builds its
+    pipeline here, so each ``[camera]`` setting means the same everywhere: ``layout_file``
+    (markers and zones; else the built-in layout for ``seats`` seats), ``enrolment_file``
+    (the venue's deck), ``min_confidence`` (reads below it name no card), ``card_height_px``
+    (0: measured) and ``queue_size`` (frames waiting for the vision thread). Relative files
+    are found from ``base_dir`` (the config file's folder). Zones come from the table's
+    markers once they are seen, unless fixed ``zones`` are given (a simulated table without
+    markers). Bad layout or enrolment files raise ``ConfigError``/``ModelError`` naming the
+    file; a ``queue_size`` other than 1 or 2 raises ``ValueError``.
     """
-    layout = load_layout(camera.layout_file) if camera.layout_file else default_layout(seats)
-    enrolment = Enrolment.load(camera.enrolment_file) if camera.enrolment_file else None
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+
+    def path(name: str) -> Path:
+        p = Path(name).expanduser()
+        return p if p.is_absolute() else base / p
+
+    layout = load_layout(path(camera.layout_file)) if camera.layout_file else default_layout(seats)
+    enrolment = Enrolment.load(path(camera.enrolment_file)) if camera.enrolment_file else None
     recogniser = Recogniser(enrolment=enrolment, min_confidence=camera.min_confidence)
     detector = Detector(recogniser, card_height_px=camera.card_height_px, follow_scale=True)
-    return VisionPipeline(detector, layout=layout), LatestFrameStage(camera.queue_size)
+    stage = LatestFrameStage(camera.queue_size)
+    return VisionPipeline(detector, zones=zones, layout=None if zones is not None else layout), stage

@@ -149,19 +149,48 @@ class PiCameraSource:
         self.cam.stop()
 
 
+class Paced:
+    """A recorded source played at its own pace, as a camera delivers frames: each frame is
+    handed on when its time (from the first frame's) has come on ``clock``."""
+
+    def __init__(self, source: FrameSource, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.source, self.clock, self.sleep = source, clock, sleep
+
+    def frames(self) -> Iterator[tuple[int, np.ndarray]]:
+        start: tuple[float, int] | None = None
+        for ts, frame in self.source.frames():
+            now = self.clock()
+            if start is None:
+                start = (now, ts)
+            wait = start[0] + (ts - start[1]) / 1000 - now
+            if wait > 0:
+                self.sleep(wait)
+            yield ts, frame
+
+    def close(self) -> None:
+        self.source.close()
+
+
 def open_source(kind: str, device: str = "0", width: int = 1280, height: int = 720, fps: int = 15) -> FrameSource:
-    """The source named by the ``camera`` config section."""
+    """The source named by the ``camera`` config section.
+
+    A ``file`` source stands in for a camera, so it is played in real time: a video at its
+    own frame rate, still pictures (a folder of them, in name order) ``fps`` a second.
+    """
     if kind == "v4l2":
         return VideoCaptureSource(device, width, height, fps)
     if kind == "picamera2":
         return PiCameraSource(width, height)
     if kind == "file":
         p = Path(device)
+        interval = int(1000 / max(fps, 1))
         if p.is_dir():
-            return ImageFiles(sorted(q for q in p.iterdir() if q.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp")))
+            stills = sorted(q for q in p.iterdir() if q.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
+            return Paced(ImageFiles(stills, interval))
         if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"):
-            return ImageFiles([p])
-        return VideoCaptureSource(device, is_file=True)
+            return Paced(ImageFiles([p], interval))
+        return Paced(VideoCaptureSource(device, is_file=True))
     raise InputError("camera.source", f"unknown source {kind!r}: use v4l2, picamera2 or file")
 
 

@@ -5,8 +5,10 @@ is reported (``CardSeen``), so a card sliding across the felt in the dealer's
 hand, or a glint that looks like a card for a frame, reports nothing. Its
 identity is the vote of the frames seen with its current face; a face-up card
 waits up to ``2 * confirm_frames`` frames for its votes to reach
-``min_confidence``, and is then reported with ``card=None`` (a later
-confident name is reported once more, with the card).
+``min_confidence``, and is then reported with ``card=None``. A confident name
+that comes later is not reported again: a second report of one card would be
+taken for the next card dealt (the shoe's next draw waits for its landing); it
+names the card when it leaves.
 
 A reported card leaves (``CardLeft``) only after its place has shown bare
 felt for ``leave_frames`` frames. While something covers the place (a hand,
@@ -14,6 +16,11 @@ chips, another card) the card is held, not dropped: hands passing over the
 cards produce no events. A face-down card turned face up in place (seen so for
 ``confirm_frames`` frames) is reported again with ``face_up=True``: the card
 is now exposed. Cards in the pot zone or outside every zone make no events.
+
+The ``shoe`` zone is the deck's mouth: a card lying there face down that goes
+is a card lost from the deck (``CardLeft``, DEAL-MISSING-CARD), while a card
+shown face up there goes back into the deck at the bottom
+(DEAL-FACEUP-IN-DECK), which is no loss and makes no event.
 
 >>> from dealer_pi.engine.cards import Card
 >>> from dealer_pi.vision.detect import CardFound
@@ -57,6 +64,7 @@ class Track:
     reported: bool = False
     reported_face_up: bool | None = None
     reported_card: Card | None = None
+    corners: tuple[tuple[float, float], ...] = ()  # the outline last seen
 
     def leader(self) -> tuple[Card, float]:
         return max(self.votes.items(), key=lambda kv: (kv[1], -kv[0].index))
@@ -79,6 +87,7 @@ class CardTracker:
         self.min_confidence = min_confidence
         self.match_frac = match_frac
         self.tracks: list[Track] = []
+        self.origins: list[Track] = []  # the track behind each observation of the last update
 
     def update(
         self,
@@ -88,6 +97,7 @@ class CardTracker:
     ) -> list[Observation]:
         """``covered(centre, size)`` says whether something other than felt is at a place now."""
         out: list[Observation] = []
+        self.origins = []
         dets = [f for f in found if f.zone is not None and f.zone != "pot"]
         unmatched = set(range(len(dets)))
         pairs = []
@@ -114,24 +124,29 @@ class CardTracker:
         keep: list[Track] = []
         for ti, tr in enumerate(self.tracks):
             if ti not in used_t:
-                if covered is not None and covered(tr.centre, tr.size):
-                    tr.misses = 0  # hidden, not gone
+                if tr.reported and covered is not None and covered(tr.centre, tr.size):
+                    tr.misses = 0  # hidden, not gone (a card not yet reported has to show itself)
                 else:
                     tr.misses += 1
                 if not tr.reported and tr.misses >= 2:
                     continue  # a flicker: never reported, silently dropped
                 if tr.reported and tr.misses >= self.leave_frames:
-                    out.append(CardLeft(Zone.parse(tr.zone), tr.reported_card, "camera", ts_ms))
+                    if not (tr.zone == "shoe" and tr.reported_face_up):
+                        out.append(CardLeft(Zone.parse(tr.zone), tr.reported_card, "camera", ts_ms))
+                        self.origins.append(tr)
                     continue
             keep.append(tr)
             if tr.hits >= self.confirm_frames and tr.misses == 0 and tr.face_frames >= self.confirm_frames:
                 card, share = tr.identity(self.min_confidence)
                 # A face-up card waits a little for a confident name before it is reported unnamed.
                 decided = not tr.face_up or card is not None or tr.face_frames >= 2 * self.confirm_frames
-                news = not tr.reported or tr.face_up != tr.reported_face_up or (card is not None and tr.reported_card is None)
+                news = not tr.reported or tr.face_up != tr.reported_face_up
+                if tr.reported and not news and tr.face_up and card is not None and tr.reported_card is None:
+                    tr.reported_card = card  # named late: said when it leaves, not as a second card
                 if decided and news:
                     conf = share if tr.face_up else 1.0
                     out.append(CardSeen(Zone.parse(tr.zone), tr.face_up, card if tr.face_up else None, round(conf, 3), "camera", ts_ms))
+                    self.origins.append(tr)
                     tr.reported = True
                     tr.reported_face_up = tr.face_up
                     tr.reported_card = card if tr.face_up else None
@@ -143,6 +158,9 @@ class CardTracker:
         tr.misses = 0
         # Follow slow drift, but the zone stays the one it landed in.
         tr.centre = (0.7 * tr.centre[0] + 0.3 * d.centre[0], 0.7 * tr.centre[1] + 0.3 * d.centre[1])
+        tr.corners = d.corners
+        # The size too: a card first seen half under the dealer's hand looks small.
+        tr.size = 0.7 * tr.size + 0.3 * _size(d)
         if tr.hits == 1:
             tr.face_up = d.face_up
         if d.face_up != tr.face_up:

@@ -288,6 +288,10 @@ def create_app(config: Config, runtime: Runtime, *, audit: AuditLog | None = Non
             "Cache-Control": "no-cache", "X-Accel-Buffering": "no",
         })
 
+    from .camera_reads import camera_reads
+
+    app.register_blueprint(camera_reads)  # the dealer confirms or corrects the camera's reads
+
     # ------------------------------------------------------------------ pages
 
     def _page(template: str, ctx: dict[str, Any]) -> str:

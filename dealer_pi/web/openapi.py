@@ -251,9 +251,12 @@ _DEVICES = {
             "type": "object",
             "properties": {
                 "source": {"type": "string"},
-                "fps": {"type": "number"},
-                "calibration": {"type": "string", "description": "none, ok, moved, failed"},
+                "fps": {"type": "number", "description": "frames the camera delivers per second"},
+                "vision_fps": {"type": "number", "description": "frames the vision pipeline looks at per second (the tablet shows this)"},
+                "calibration": {"type": "string", "description": "none, ok, moved, fixed zones, waiting for the table's markers, not calibrated: why"},
                 "dropped": {"type": "integer"},
+                "cards_in_view": {"type": "integer"},
+                "bad_frames": {"type": "integer"},
             },
         },
         "buttons": {"type": "object"},
@@ -264,6 +267,16 @@ _DEVICES = {
         },
     },
 }
+
+_CAMERA_READ = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "zone": {"type": "string", "description": "where the card lay: board, seat:N, burn, shoe"},
+        "read": {"type": ["string", "null"], "description": "the card the camera named, null when it named none"},
+    },
+}
+_READ_ID = {"name": "read_id", "in": "path", "required": True, "schema": {"type": "integer"}}
 
 _SNAPSHOT = {
     "type": "object",
@@ -502,6 +515,49 @@ SPEC: dict[str, Any] = {
                     "401": _ERRORS["401"],
                     "403": _ERRORS["403"],
                     "404": _json(_ERROR, "no finished hand with that number"),
+                },
+            }
+        },
+        "/api/camera/reads": {
+            "get": {
+                "summary": "The camera's face-up reads waiting for the dealer to confirm or correct (dealer)",
+                "description": (
+                    "Reads whose card nothing else made certain (no smart shoe named it, or the shoe and the camera "
+                    "disagree). A board card is listed at once, a card read at a seat only once that seat's hand was shown at showdown. "
+                    "Each answer leaves the picture as a labelled example in the state folder, which "
+                    "`dealer-pi vision enrol --from-journal` adapts the reader to."
+                ),
+                "parameters": [_TOKEN_PARAM],
+                "responses": {
+                    "200": _json({"type": "object", "properties": {"reads": {"type": "array", "items": _CAMERA_READ}}}),
+                    "401": _ERRORS["401"],
+                    "403": _ERRORS["403"],
+                },
+            }
+        },
+        "/api/camera/reads/{read_id}/picture": {
+            "get": {
+                "summary": "The camera's picture of one waiting read, as JPEG (dealer)",
+                "parameters": [_TOKEN_PARAM, _READ_ID],
+                "responses": {
+                    "200": {"description": "the picture", "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}},
+                    "400": _json(_ERROR, "no such read waits for the dealer (or no camera is attached)"),
+                    "401": _ERRORS["401"],
+                    "403": _ERRORS["403"],
+                },
+            }
+        },
+        "/api/camera/reads/{read_id}": {
+            "post": {
+                "summary": "Say which card a waiting read shows: the read itself to confirm it, another to correct it (dealer)",
+                "parameters": [_TOKEN_PARAM, _READ_ID],
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": {"type": "object", "required": ["card"], "additionalProperties": False,
+                               "properties": {"card": {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$"}}},
+                    "examples": {"corrected": {"summary": "the picture shows the king of diamonds", "value": {"card": "Kd"}}}}}},
+                "responses": {
+                    "200": _json({"type": "object", "properties": {"learned": {"type": "boolean"}, "reads": {"type": "array", "items": _CAMERA_READ}}}),
+                    **_ERRORS,
                 },
             }
         },

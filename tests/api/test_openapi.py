@@ -83,6 +83,8 @@ def test_every_documented_POST_example_fits_its_schema_and_the_server_accepts_it
     assert {p for p, *_ in bodies} == {p for p, ops in spec["paths"].items() if "post" in ops}
     for path, name, value, schema in bodies:
         assert schema_errors(value, schema) == [], (path, name)
+        if "{" in path:
+            continue  # a path naming one item (a camera read): tests/runtime/test_teacher.py posts it
         url = path + ("?void_hand=1" if path == "/api/setup" else "")
         r = live.post(value, path=url)
         # 200, or 409: understood, then refused by the rules for the table's state (nothing changed).

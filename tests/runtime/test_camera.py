@@ -47,7 +47,7 @@ def test_camera_cards_reach_the_journal_and_the_dashboard_shows_the_frame_rate(t
         assert {o["card"] for o in got} <= {str(c) for c in BOARD} | {None}
         assert sum(o["card"] is not None for o in got) >= 2
         cam = wait_for(lambda: rt.state("dealer")["devices"]["camera"].get("vision_fps") and rt.state("dealer")["devices"]["camera"], timeout=30)
-        assert cam["source"] == "test" and cam["fps"] > 0 and cam["calibration"] == "simulated zones"
+        assert cam["source"] == "test" and cam["fps"] > 0 and cam["calibration"] == "fixed zones"
     finally:
         close()
         rt.stop()

@@ -80,12 +80,18 @@ def test_image_files_and_video_file(tmp_path):
         open_source("webcam")
 
 
-def test_pump_feeds_the_stage_from_a_thread(tmp_path):
+def stills(folder, count):
+    """``count`` grey 80x80 pictures f0.png..., picture n filled with the value n."""
     paths = []
-    for n in range(4):
-        p = tmp_path / f"f{n}.png"
+    for n in range(count):
+        p = folder / f"f{n}.png"
         cv2.imwrite(str(p), np.full((80, 80, 3), n, np.uint8))
         paths.append(p)
+    return paths
+
+
+def test_pump_feeds_the_stage_from_a_thread(tmp_path):
+    paths = stills(tmp_path, 4)
     stage = LatestFrameStage(maxsize=1)
     stop = threading.Event()
     t = pump(ImageFiles(paths), stage, stop)
@@ -93,3 +99,22 @@ def test_pump_feeds_the_stage_from_a_thread(tmp_path):
     assert not t.is_alive()
     ts, frame = stage.get(timeout=1)
     assert int(frame[0, 0, 0]) == 3  # only the newest survived
+
+
+def test_a_recorded_source_is_played_at_its_own_pace_like_a_camera(tmp_path):
+    from dealer_pi.vision.sources import Paced
+
+    paths = stills(tmp_path, 3)
+    now = [10.0]
+    slept = []
+
+    def sleep(s: float) -> None:
+        slept.append(round(s, 3))
+        now[0] += s
+
+    got = [t for t, _ in Paced(ImageFiles(paths, interval_ms=500), clock=lambda: now[0], sleep=sleep).frames()]
+    assert got == [0, 500, 1000] and slept == [0.5, 0.5]
+    # Stills named by the config are played `fps` a second.
+    src = open_source("file", str(tmp_path), fps=20)
+    start = __import__("time").monotonic()
+    assert len(list(src.frames())) == 3 and __import__("time").monotonic() - start >= 0.09

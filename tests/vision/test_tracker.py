@@ -112,3 +112,55 @@ def test_pot_and_unzoned_cards_make_no_events_and_chips_over_a_card_hold_it():
         assert t.update(264 + n * 66, [], covered=lambda c, s: True) == []
     left = t.update(1000, []) + t.update(1066, [])
     assert [type(e).__name__ for e in left] == ["CardLeft"] and str(left[0].card) == "Ah"
+
+
+def test_DEAL_MISSING_CARD_a_card_lost_at_the_shoe_is_reported_leaving():
+    t = CardTracker(confirm_frames=2, leave_frames=2)
+    lost = [found(None, face_up=False, zone="shoe")]
+    events = t.update(0, lost) + t.update(66, lost) + t.update(132, []) + t.update(198, [])
+    assert [(type(e).__name__, str(e.zone)) for e in events] == [("CardSeen", "shoe"), ("CardLeft", "shoe")]
+
+
+def test_DEAL_FACEUP_IN_DECK_a_card_shown_at_the_shoe_goes_back_to_the_deck_without_a_loss():
+    t = CardTracker(confirm_frames=2, leave_frames=2)
+    shown = [found(AH, zone="shoe")]
+    events = t.update(0, shown) + t.update(66, shown) + t.update(132, []) + t.update(198, []) + t.update(264, [])
+    assert [(type(e).__name__, str(e.zone), e.face_up) for e in events] == [("CardSeen", "shoe", True)]
+
+
+def test_a_card_not_yet_reported_must_show_itself_even_where_something_covers_the_felt():
+    """A face-down pair split two ways frame by frame (one split in three frames) over a place that is
+    not bare felt: the odd split is dropped, not held and reported as a third card."""
+    t = CardTracker(confirm_frames=3, leave_frames=3)
+    pair = [found(None, False, centre=(300.0, 300.0)), found(None, False, centre=(300.0, 360.0))]
+    odd = [found(None, False, centre=(330.0, 330.0)), found(None, False, centre=(262.0, 328.0))]
+    events = []
+    for n in range(12):
+        events += t.update(n * 66, odd if n % 3 == 1 else pair, covered=lambda c, s: True)
+    assert [(type(e).__name__, str(e.zone)) for e in events] == [("CardSeen", "seat:2")] * 2
+
+
+def test_a_card_first_seen_half_hidden_keeps_its_track_when_seen_whole():
+    from dealer_pi.vision.detect import CardFound
+
+    t = CardTracker(confirm_frames=2, leave_frames=3)
+    half = CardFound(None, False, (300.0, 300.0), ((270, 285), (330, 285), (330, 315), (270, 315)), 0.8, "seat:2")
+    events = t.update(0, [half]) + t.update(66, [half])  # reported while the dealer's hand still covers half
+    for n in range(2, 8):  # the hand has gone: the whole card
+        events += t.update(n * 66, [found(None, False)])
+    for n in range(8, 14):  # a second card lands over it: the pair is split a little off the first card's centre
+        events += t.update(n * 66, [found(None, False, centre=(300.0, 332.0)), found(None, False, centre=(300.0, 268.0))],
+                           covered=lambda c, s: True)
+    assert [(type(e).__name__, e.face_up) for e in events] == [("CardSeen", False)] * 2
+
+
+def test_a_card_reported_unnamed_is_not_reported_again_when_named_later():
+    """A second report of one card would be taken for the landing of the next card the shoe deals."""
+    t = CardTracker(confirm_frames=2, leave_frames=2)
+    events = []
+    for n in range(4):
+        events += t.update(n * 66, [found(None)])  # no confident name: reported unnamed after 4 frames
+    for n in range(4, 16):
+        events += t.update(n * 66, [found(AH)])  # the votes come to name it
+    events += t.update(1100, []) + t.update(1166, [])
+    assert [(type(e).__name__, str(e.card)) for e in events] == [("CardSeen", "None"), ("CardLeft", "Ah")]

@@ -203,7 +203,9 @@ class DealMonitor:
 
     def observe(self, at: int, obs: Observation, view: BettingView) -> Step:
         step = Step()
-        if self._d.pending is not None and not isinstance(obs, CardSeen):
+        if self._d.pending is not None and not isinstance(obs, (CardSeen, CardLeft)):
+            # A card leaving some place (a fold reaching the muck, seen a moment late) says nothing
+            # about where the drawn card lands: only what comes next from the shoe or the dealer does.
             self._lost_landing(step, at, view)
         if isinstance(obs, ShoeDraw):
             self._draw(step, at, obs.card, view)

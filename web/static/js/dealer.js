@@ -154,12 +154,15 @@
 
     var cam = d.camera || {};
     if (typeof cam === "string") cam = { state: cam };
-    var fps = num(DP.pick(cam, ["fps", "frames_per_second"], null));
+    // The live frame rate is the vision's: the frames it looks at (a camera it cannot keep up with drops the rest).
+    var fps = num(cam.vision_fps !== undefined ? cam.vision_fps : DP.pick(cam, ["fps", "frames_per_second"], null));
     var camState = String(DP.pick(cam, ["state", "status"], fps !== null ? "running" : "none"));
     var camOff = /^(none|off|disabled|absent)$/i.test(camState) || /^(none|)$/i.test(String(DP.pick(cam, ["source"], "x")));
     if (camOff && !/^(none|off|disabled|absent)$/i.test(camState)) camState = "none";
     devState($("dev-camera"), camOff ? "off" : fps !== null && fps > 0 ? "ok" : "bad",
       camOff ? camState : (fps !== null ? fps.toFixed(1) + " fps" : camState));
+    $("dev-camera").title = camOff ? "" : (cam.source || "camera") + ": camera " + (num(cam.fps) || 0).toFixed(1) +
+      " fps, vision " + (num(cam.vision_fps) || 0).toFixed(1) + " fps, " + (cam.dropped || 0) + " frames dropped";
 
     var cal = DP.pick(d, ["calibration"], null) || DP.pick(cam, ["calibration", "calibrated"], null);
     if (cal && typeof cal === "object") cal = DP.pick(cal, ["state", "status"], "unknown");
@@ -558,6 +561,66 @@
     return obs;
   }
 
+  /* ---------- the camera's reads: the dealer confirms or corrects, the reader learns ---------- */
+
+  var CARD_NAMES = (function () {
+    var out = [];
+    "AKQJT98765432".split("").forEach(function (r) { "shdc".split("").forEach(function (s) { out.push(r + s); }); });
+    return out;
+  }());
+  var reads = [];
+
+  function loadReads() {
+    if (!token) return Promise.resolve();
+    return DP.api("GET", DP.API + "/camera/reads", token).then(function (body) {
+      reads = body.reads || [];
+      $("reads-open").hidden = reads.length === 0 && $("reads").hidden;
+      $("reads-count").textContent = reads.length ? "(" + reads.length + ")" : "";
+      if (!$("reads").hidden) renderReads();
+    }, function () { /* no camera, or offline: nothing to ask */ });
+  }
+
+  function answerRead(id, card) {
+    DP.api("POST", DP.API + "/camera/reads/" + id, token, { card: card }).then(function (body) {
+      reads = body.reads || [];
+      say("Thanks: the reader will learn that card", "ok");
+      renderReads();
+      loadReads();
+    }, function (err) { say(err.message || "Refused", "bad"); });
+  }
+
+  function renderReads() {
+    var list = $("reads-list");
+    list.textContent = "";
+    if (!reads.length) list.appendChild(DP.el("li", null, "Nothing waits for you."));
+    reads.forEach(function (r) {
+      var li = DP.el("li", "read");
+      li.dataset.readId = r.id;
+      var img = document.createElement("img");
+      img.alt = "the camera's picture";
+      img.src = DP.API + "/camera/reads/" + r.id + "/picture?token=" + encodeURIComponent(token);
+      li.appendChild(img);
+      var box = DP.el("div");
+      box.appendChild(DP.el("div", null, (r.zone === "board" ? "Board" : r.zone) + ": " + (r.read ? "read as " + r.read : "not read")));
+      var btns = DP.el("div", "read-btns");
+      if (r.read) {
+        var ok = DP.el("button", "sec read-right", "Right");
+        ok.type = "button";
+        ok.addEventListener("click", function () { answerRead(r.id, r.read); });
+        btns.appendChild(ok);
+      }
+      var pick = document.createElement("select");
+      pick.className = "read-pick";
+      pick.appendChild(new Option(r.read ? "It is…" : "Which card?", ""));
+      CARD_NAMES.forEach(function (c) { pick.appendChild(new Option(c, c)); });
+      pick.addEventListener("change", function () { if (pick.value) answerRead(r.id, pick.value); });
+      btns.appendChild(pick);
+      box.appendChild(btns);
+      li.appendChild(box);
+      list.appendChild(li);
+    });
+  }
+
   /* ---------- confirmation for the big, irreversible buttons ---------- */
 
   function confirmThen(text, fn) {
@@ -665,6 +728,10 @@
     if (v && v.inProgress) confirmThen("Start a new hand while this one is still running?", run);
     else run();
   });
+  $("reads-open").addEventListener("click", function () { $("reads").hidden = false; renderReads(); loadReads(); });
+  $("reads-close").addEventListener("click", function () { $("reads").hidden = true; loadReads(); });
+  setInterval(loadReads, 5000);
+
   $("forget-token").addEventListener("click", function () {
     if (conn) conn.close();
     DP.forgetToken("dealer");

@@ -1,0 +1,61 @@
+"""The simulated table through its overhead camera and the real vision pipeline: the camera's
+observations, not the simulator's, reach the table; the simulator's only check them."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from dealer_pi.engine.table_session import TableSession
+from dealer_pi.runtime.session_replay import events_of, hand_summaries
+from dealer_pi.sim import Fault, Simulator
+from dealer_pi.sim.camera_table import CameraTable, score_run
+from dealer_pi.sim.check import play
+from dealer_pi.sim.table import SimTable
+
+
+def twin(table: SimTable) -> SimTable:
+    return dataclasses.replace(table, injections=[], unseen={}, played=0)
+
+
+def test_a_clean_hand_through_the_camera_ends_as_the_simulators_own_record_says() -> None:
+    table = Simulator(seed=3, players=(3, 3), hands_per_table=1).table()
+    truth = TableSession(table.setup)
+    for obs in twin(table).observations():
+        truth.feed(obs)
+    camera = TableSession(table.setup)
+    run = CameraTable(seed=1).play(table, camera)
+    # Cards landing face down in the seats, burns, the board, hands turned up at showdown: all seen
+    # (a board card the reader leaves unnamed is named by the shoe).
+    assert [d for d in run.disagreements if not d.what.endswith("was not named")] == []
+    assert run.alerts == [] and run.refused == []
+    hands = hand_summaries(events_of(camera))
+    assert hands == hand_summaries(events_of(truth)) and len(hands) == 1 and len(hands[0]["board"]) == 5
+    assert run.frames > 30  # the camera confirms each card over several frames
+
+
+def table_with(fault: Fault) -> tuple[SimTable, int]:
+    """The first small table whose first hand gets ``fault``, and the observation that shows it."""
+    for seed in range(200):
+        table = Simulator(seed=seed, players=(2, 3), hands_per_table=1, faults=[fault], rate=1.0).table()
+        probe = twin(table)
+        play(probe)
+        if probe.injections:
+            return table, probe.injections[0].at
+    raise AssertionError(f"no table made {fault.value}")
+
+
+@pytest.mark.parametrize("fault, rule", [
+    (Fault.HOLE_EXPOSED, "DEAL-HOLE-EXPOSED"),  # a hole card lands face up: read at its seat
+    (Fault.MISSING_CARD, "DEAL-MISSING-CARD"),  # a card slips out by the shoe and off the table
+    (Fault.MISSED_LANDING, "DEAL-ORDER"),  # a hole card lands under a player's hand: never seen
+])
+def test_a_dealing_fault_made_in_front_of_the_camera_is_caught_with_its_rule(fault: Fault, rule: str) -> None:
+    table, at = table_with(fault)
+    run = CameraTable(seed=1).play(table, until=at + 3)
+    score = score_run(run)
+    caught = [(j.fault, j.rule, frames) for j, frames in score.caught]
+    assert [(f, r) for f, r, _ in caught] == [(fault, rule)], (score.missed, score.false_alarms, run.disagreements)
+    assert score.false_alarms == []
+    assert 0 <= caught[0][2] <= 12  # frames from the fault to its alert
