@@ -214,8 +214,8 @@ def config_from_dict(data: Mapping[str, Any], source: str = "") -> Config:
     return config
 
 
-def load_config(path: str | Path) -> Config:
-    """Read and check a config file; :class:`ConfigError` names every bad key."""
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """A TOML file's tables; :class:`ConfigError` says why it cannot be read (missing, not UTF-8, syntax)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -225,10 +225,14 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError([("(file)", f"is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})")],
                           str(p)) from None
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError([("(syntax)", str(exc))], str(p)) from exc
-    return config_from_dict(data, str(p))
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and check a config file; :class:`ConfigError` names every bad key."""
+    return config_from_dict(read_toml(path), str(path))
 
 
 def section_from_dict(cls: type[T], data: Mapping[str, Any], prefix: str = "") -> T:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dealer_pi.config import BrokerSection, ConfigError, section_from_dict
+from dealer_pi.config import BrokerSection, ConfigError, read_toml, section_from_dict
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.tournament.payout import PayoutStructure
 
@@ -115,16 +115,8 @@ def check_tournament(t: TournamentSection, problems: list[tuple[str, str]]) -> N
 
 def load_floor_config(path: str | Path) -> tuple[FloorConfig, Broker, Path]:
     """(config, broker, the config's folder); :class:`ConfigError` names every bad key."""
-    import tomllib
-
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError([("(file)", f"cannot read: {exc.strerror or exc}")], str(p)) from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([("(syntax)", str(exc))], str(p)) from exc
-    return floor_config_from_dict(data, p.resolve().parent, str(p))
+    return floor_config_from_dict(read_toml(p), p.resolve().parent, str(p))
 
 
 def floor_config_from_dict(data: dict[str, Any], base: Path, source: str = "") -> tuple[FloorConfig, Broker, Path]:

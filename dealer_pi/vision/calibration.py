@@ -26,7 +26,6 @@ a camera that has moved since calibration.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from dealer_pi.config import ConfigError
+from dealer_pi.config import ConfigError, read_toml
 from dealer_pi.engine.errors import InputError
 from dealer_pi.engine.observations import Zone
 from dealer_pi.engine.validate import is_number
@@ -136,14 +135,7 @@ def layout_from_dict(data: Mapping[str, Any], source: str = "layout") -> Layout:
 
 
 def load_layout(path: str | Path) -> Layout:
-    p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError([("(file)", f"cannot read: {exc.strerror or exc}")], str(p)) from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([("(syntax)", str(exc))], str(p)) from exc
-    return layout_from_dict(data, str(p))
+    return layout_from_dict(read_toml(path), str(path))
 
 
 def _detector(dictionary: str) -> Any:
