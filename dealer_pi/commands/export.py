@@ -20,26 +20,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_pi.config import ConfigError, load_config
+    from ._journal_arg import journal_path
     from dealer_pi.runtime.export import export_hands
     from dealer_pi.runtime.journal import Journal
     from dealer_pi.runtime.journal_check import inspect
-    from dealer_pi.runtime.wiring import resolve
 
     if not args.phh and not args.json:
         print("dealer-pi export: say what to write: --phh DIR and/or --json FILE", file=sys.stderr)
         return 2
-    if args.config:
-        try:
-            config = load_config(args.config)
-        except ConfigError as exc:
-            print(f"dealer-pi export: {exc}", file=sys.stderr)
-            return 2
-        path = resolve(Path(args.config).resolve().parent, config.journal.path)
-    else:
-        path = Path(args.journal)
-    if not path.is_file():
-        print(f"dealer-pi export: no journal at {path}", file=sys.stderr)
+    path = journal_path(args, "export")
+    if path is None:
         return 2
     # The chain's final hash goes with the export: `dealer-pi journal verify FILE --final HASH` later
     # shows whether anything up to this export was changed.

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 NAME = "stats"
@@ -41,23 +40,13 @@ def table(stats: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._journal_arg import journal_path
     from dealer_pi.broadcast.stats import journal_stats
-    from dealer_pi.config import ConfigError, load_config
     from dealer_pi.engine.errors import InputError
     from dealer_pi.runtime.journal import Journal
-    from dealer_pi.runtime.wiring import resolve
 
-    if args.config:
-        try:
-            config = load_config(args.config)
-        except ConfigError as exc:
-            print(f"dealer-pi stats: {exc}", file=sys.stderr)
-            return 2
-        path = resolve(Path(args.config).resolve().parent, config.journal.path)
-    else:
-        path = Path(args.journal)
-    if not path.is_file():
-        print(f"dealer-pi stats: no journal at {path}", file=sys.stderr)
+    path = journal_path(args, "stats")
+    if path is None:
         return 2
     journal = Journal(path)
     try:
