@@ -9,7 +9,6 @@ listed only once that seat's hand was shown at showdown.
 
 from __future__ import annotations
 
-import cv2
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from dealer_pi.engine.cards import Card
@@ -34,6 +33,8 @@ def reads() -> Response:
 
 @camera_reads.get("/api/camera/reads/<int:read_id>/picture")
 def picture(read_id: int) -> Response:
+    import cv2  # only a camera's picture needs OpenCV
+
     teacher = _teacher()
     if teacher is None:
         raise InputError("read", "no camera is attached")

@@ -64,7 +64,9 @@ def routes() -> list[tuple[str, str]]:
             ("GET", "/"), ("GET", "/api/stats"), ("GET", "/api/replay/hands"), ("GET", "/api/replay/hands/{n}"),
             ("GET", "/api/replay/hands/{n}.json"), ("GET", "/api/replay/hands/{n}.phh"), ("GET", "/replay"),
             ("GET", "/overlay/stats"), ("GET", "/overlay/{element}"), ("GET", "/overlay/live/{element}"),
-            ("GET", "/api/rules"), ("GET", "/api/rules/{rule_id}"), ("GET", "/rules"), ("GET", "/rules/{rule_id}")]
+            ("GET", "/api/rules"), ("GET", "/api/rules/{rule_id}"), ("GET", "/rules"), ("GET", "/rules/{rule_id}"),
+            ("GET", "/api/camera/reads"), ("GET", "/api/camera/reads/{read}/picture"),
+            ("POST", "/api/camera/reads/{read}")]
 
 
 # What the path's own parameters are filled with: real names, wrong ones and odd characters.
@@ -80,7 +82,8 @@ def check(resp: Any, what: str) -> None:
 
 
 def test_the_fuzzed_routes_are_every_route_the_app_has(client: Any) -> None:
-    known = {(m, p.replace("{n}", "<int:hand>").replace("{element}", "<element>").replace("{rule_id}", "<rule_id>"))
+    known = {(m, p.replace("{n}", "<int:hand>").replace("{element}", "<element>").replace("{rule_id}", "<rule_id>")
+              .replace("{read}", "<int:read_id>"))
              for m, p in routes()}
     for rule in client.application.url_map.iter_rules():
         if rule.endpoint == "static" or rule.rule == "/api/events":
@@ -96,7 +99,7 @@ def test_no_body_or_query_on_any_route_gets_a_500(client: Any, route: tuple[str,
                                                    query: dict[str, str], token: str | None, n: int,
                                                    headers: dict[str, str], element: str, rule_id: str) -> None:
     method, path = route
-    path = path.replace("{n}", str(n)).replace("{element}", element).replace("{rule_id}", rule_id)
+    path = path.replace("{n}", str(n)).replace("{read}", str(n)).replace("{element}", element).replace("{rule_id}", rule_id)
     if token is not None:
         headers = dict(headers, Authorization=f"Bearer {token}")
     resp = client.open(path, method=method, query_string=query, data=body.encode("utf-8", "surrogatepass"),
