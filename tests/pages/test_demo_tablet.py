@@ -12,7 +12,7 @@ from test_demo import Demo, until
 
 
 def test_a_tap_on_the_demo_tablet_is_the_seats_action_and_the_bots_play_on(browser: Any, tmp_path: Path) -> None:
-    d = Demo(tmp_path / "demo", "--pace", "2", "--seed", "11")
+    d = Demo(tmp_path / "demo", "--pace", "2", "--seed", "11", "--no-camera")
     ctx = browser.new_context(viewport=TABLET, device_scale_factor=1)
     try:
         tablet = ctx.new_page()

@@ -155,7 +155,7 @@ def names_of(setup_or_started: dict[str, Any]) -> dict[str, str]:
 
 
 def test_a_tablet_action_is_that_seats_action_and_the_bots_play_on(demo: Any) -> None:
-    d = demo("--pace", "3", "--seed", "5")
+    d = demo("--pace", "3", "--seed", "5", "--no-camera")  # the bots and the tablet, not the vision
     hand, seat, first = until(lambda: act_now(d), "a seat to act")
     ended = play_seat_to_the_end(d, hand, seat)
 
@@ -193,7 +193,7 @@ def test_a_tablet_action_is_that_seats_action_and_the_bots_play_on(demo: Any) ->
 
 
 def test_an_undo_is_followed_and_a_misdeal_is_dealt_again_to_the_same_players(demo: Any) -> None:
-    d = demo("--pace", "3", "--seed", "8")
+    d = demo("--pace", "3", "--seed", "8", "--no-camera")
     hand, seat, first = until(lambda: act_now(d), "a seat to act")
     status, body = d.request("POST", "/api/observations", {"type": "dealer", "declare": "undo", "source": "tablet"})
     assert status == 200, body
@@ -227,3 +227,7 @@ def test_demo_hands_says_how_many_were_played_and_where_the_journal_is(demo: Any
         f"dealer-pi demo: 2 hand(s) played; journal: {journal} (dealer-pi export --journal {journal} --phh DIR)")
     finished = [json.loads(b) for (b,) in d.db.execute("SELECT body FROM events ORDER BY id") if '"hand_ended"' in b]
     assert len([e for e in finished if not e["misdeal"]]) == 2
+    # make demo's default path: the cards on the felt were reported by the vision pipeline, not the simulator
+    seen = [json.loads(b) for (b,) in d.db.execute("SELECT body FROM entries WHERE kind = 'observation'")]
+    sightings = [o for o in seen if o["type"] in ("card_seen", "card_left")]
+    assert sightings and {o["source"] for o in sightings} == {"camera"}
