@@ -56,7 +56,7 @@ DESTDIR ?=
 IVENV := $(DESTDIR)$(PREFIX)/venv
 ICONF := $(DESTDIR)$(SYSCONFDIR)/config.toml
 
-.PHONY: install-user install-venv install-units install-config install-enable
+.PHONY: install-user install-venv install-share install-units install-config install-enable
 
 # One step after the other, even under `make -j`: the user must exist before its config is handed over.
 install:
@@ -80,6 +80,16 @@ install-venv:
 	$(IVENV)/bin/python -m pip install -q --upgrade pip
 	$(IVENV)/bin/python -m pip install -q .
 	install -m 0644 README.md $(DESTDIR)$(PREFIX)/README.md
+	$(MAKE) install-share
+
+# The pages, the card reader's model and the rule catalogue, where the installed package looks
+# for them (dealer_pi/resources.py): the venv's share/dealer-pi.
+ISHARE := $(IVENV)/share/dealer-pi
+install-share:
+	rm -rf $(ISHARE)/web $(ISHARE)/docs
+	install -d $(ISHARE)/models
+	cp -R web docs $(ISHARE)/
+	install -m 0644 models/index_mlp.npz models/REPORT.md $(ISHARE)/models/
 
 install-units:
 	install -d $(DESTDIR)$(UNITDIR)

@@ -28,7 +28,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-CATALOGUE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+from dealer_pi.resources import shipped
+
+CATALOGUE = shipped("docs") / "rules.md"
 ID_FORM = re.compile(r"^[A-Z]+(?:-[A-Z0-9]+)+$")
 _ROW = re.compile(r"^\|\s*([A-Z]+(?:-[A-Z0-9]+)+)\s*\|(.*)\|(.*)\|\s*$")
 _SEED = re.compile(r"`(\d{3})`\s*=\s*(.+?)(?=,\s*`\d{3}`\s*=|\.\s*$)")

@@ -15,12 +15,13 @@ from werkzeug.exceptions import HTTPException
 
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.web.app import _error  # one error shape for every dealer-pi API
+from dealer_pi.resources import shipped
 from dealer_pi.web.auth import AuthError, Roles
 
 from .director import COMMANDS
 from .service import FloorService
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_DIR = shipped("web")
 
 
 class FloorRoles(Roles):

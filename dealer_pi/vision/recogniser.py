@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from dealer_pi.engine.cards import Card
+from dealer_pi.resources import shipped
 
 from .glyphs import (
     FEATURES,
@@ -42,7 +43,7 @@ from .glyphs import (
 
 RANKS = 13  # rank classes 0..12 are 2..A; 13 is "not a rank"
 SUITS = 4  # suit classes in Card order c, d, h, s; 4 is "not a suit"
-MODEL_DIR = Path(__file__).resolve().parents[2] / "models"
+MODEL_DIR = shipped("models")
 DEFAULT_MODEL = MODEL_DIR / "index_mlp.npz"
 _G = GRID * GRID
 

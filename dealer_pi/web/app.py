@@ -22,6 +22,7 @@ from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.observations import observation_from_dict
 from dealer_pi.engine.setup import check_table
 from dealer_pi.engine.table_session import TableSetup
+from dealer_pi.resources import shipped
 from dealer_pi.runtime.clock import check_command
 from dealer_pi.runtime.engine_thread import Busy, Runtime
 from dealer_pi.runtime.journal import JournalError
@@ -34,7 +35,7 @@ from .limits import StreamPlan, StreamSlots
 from .openapi import SPEC
 from .rules import rules_blueprint
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_DIR = shipped("web")
 PING_S = 15.0
 GONE_CHECK_S = 1.0  # how soon a stream whose client went away gives its slot back
 MAX_BODY = 64 * 1024

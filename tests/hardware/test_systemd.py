@@ -160,3 +160,48 @@ def test_watchdog_interval_is_half_of_watchdog_sec(usec: str, pid: str | None, e
     if pid:
         env["WATCHDOG_PID"] = str(os.getpid()) if pid == "self" else pid
     assert sdnotify.watchdog_interval_s(env=env) == expected
+
+
+def test_an_installed_package_finds_its_pages_model_and_rule_catalogue(tmp_path: Path) -> None:
+    """What `make install-venv` installs: the package built as a wheel into a virtual environment (no
+    checkout beside it), and `make install-share`'s copy of web/, models/ and docs/ in that venv."""
+    import sys
+    import sysconfig
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, src / name)
+    shutil.copytree(REPO / "dealer_pi", src / "dealer_pi", ignore=shutil.ignore_patterns("__pycache__"))
+    wheels = tmp_path / "wheels"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(src)],
+                           capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    venv = tmp_path / "venv"
+    subprocess.run([PYTHON, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")  # the test venv's libraries
+    wheel = next(wheels.glob("dealer_pi-*.whl"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(wheel)],
+                   check=True, timeout=120)
+    r = make("install-share", f"IVENV={venv}")
+    assert r.returncode == 0, r.stderr
+    probe = (
+        "import json\n"
+        "from dealer_pi.resources import shipped, CHECKOUT\n"
+        "from dealer_pi.rule_catalogue import load_catalogue\n"
+        "from dealer_pi.vision.recogniser import IndexModel\n"
+        "from dealer_pi.web.app import WEB_DIR\n"
+        "IndexModel.load()\n"
+        "print(json.dumps({'checkout': str(CHECKOUT), 'web': str(WEB_DIR),\n"
+        "  'dealer_page': (WEB_DIR / 'templates' / 'dealer.html').is_file(),\n"
+        "  'rule': 'DEAL-BOARD-EXTRA' in load_catalogue().rules}))\n"
+    )
+    out = subprocess.run([str(venv / "bin" / "python"), "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=120, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert out.returncode == 0, out.stderr
+    import json
+
+    got = json.loads(out.stdout)
+    assert got["checkout"] == str(site)  # the package runs from the venv, not from this repository
+    assert got["web"] == str(venv / "share" / "dealer-pi" / "web") and got["dealer_page"] and got["rule"]
