@@ -40,10 +40,13 @@ def check_level(data: object, where: str) -> dict[str, Any]:
         if key not in data:
             raise InputError(f"{where}.{key}", "is required")
     sb = whole(data["small_blind"], f"{where}.small_blind", low=0, high=10**9)
-    bb = whole(data["big_blind"], f"{where}.big_blind", low=1, high=10**9)
+    bb = whole(data["big_blind"], f"{where}.big_blind", low=0, high=10**9)
     if sb > bb:
         raise InputError(f"{where}.small_blind", f"must not be above the big blind ({bb})")
     ante = whole(data.get("ante", 0), f"{where}.ante", low=0, high=10**9)
+    if not data.get("break") is True and bb == 0 and ante == 0:
+        raise InputError(f"{where}.big_blind", "a level needs a big blind or an ante to play for (both blinds 0 "
+                         "with an ante: an ante-only level)")
     minutes = data["minutes"]
     if not is_number(minutes) or not 0 < minutes <= 24 * 60:
         raise InputError(f"{where}.minutes", f"must be a number of minutes above 0 and at most 1440, got {minutes!r}")

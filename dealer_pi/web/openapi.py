@@ -121,7 +121,7 @@ _LEVEL = {
     "required": ["small_blind", "big_blind", "minutes"],
     "properties": {
         "small_blind": {"type": "integer", "minimum": 0},
-        "big_blind": {"type": "integer", "minimum": 1},
+        "big_blind": {"type": "integer", "minimum": 0, "description": "0 only with small_blind 0 and an ante (an ante-only level)"},
         "ante": {"type": "integer", "minimum": 0, "default": 0},
         "minutes": {"type": "number", "exclusiveMinimum": 0},
         "break": {"type": "boolean", "default": False, "description": "a break: no play, blinds unchanged"},

@@ -69,3 +69,16 @@ def test_clock_commands_are_checked_and_name_the_field(body: dict, where: str) -
     with pytest.raises(InputError) as exc:
         check_command(body)
     assert exc.value.where == where
+
+
+def test_TABLE_LEVELS_an_ante_only_level_is_accepted_and_a_level_with_nothing_to_play_for_is_not() -> None:
+    c = TableClock()
+    c.apply(check_command({"action": "set_levels", "levels": [
+        {"small_blind": 0, "big_blind": 0, "ante": 25, "minutes": 20}, *LEVELS]}), 0)
+    assert c.view(0)["current"]["big_blind"] == 0 and c.view(0)["current"]["ante"] == 25
+    with pytest.raises(InputError) as err:
+        check_command({"action": "set_levels", "levels": [{"small_blind": 0, "big_blind": 0, "minutes": 20}]})
+    assert err.value.where == "body.levels[0].big_blind" and "ante-only" in err.value.message
+    with pytest.raises(InputError) as err:
+        check_command({"action": "set_levels", "levels": [{"small_blind": 5, "big_blind": 0, "ante": 5, "minutes": 20}]})
+    assert err.value.where == "body.levels[0].small_blind"

@@ -181,3 +181,25 @@ def test_an_engine_bug_is_reported_and_the_table_is_rebuilt_from_the_journal(tmp
     assert full_state(rt) == before  # back to what the journal says, not the half-applied input
     feed(rt, H.checked_down_hand()[14:16])  # and the table goes on
     rt.stop()
+
+
+def test_TABLE_LEVELS_an_ante_only_level_deals_a_hand_with_antes_and_no_blinds(tmp_path: Path) -> None:
+    from dealer_pi.engine.observations import DealerDeclaration, Declaration
+    from dealer_pi.runtime.clock import check_command
+
+    now = [1_000_000]
+    setup = {"blinds": [5, 10], "seats": {"1": 500, "2": 500, "3": 500}, "button": 1}
+    rt = Runtime(tmp_path / "j.sqlite3", setup, stream_delay_s=1, now_ms=lambda: now[0]).start()
+    try:
+        rt.submit("clock", check_command({"action": "set_levels", "levels": [
+            {"small_blind": 5, "big_blind": 10, "minutes": 1}, {"small_blind": 0, "big_blind": 0, "ante": 25, "minutes": 10}]}))
+        rt.submit("clock", {"action": "start"})
+        rt.submit("observation", DealerDeclaration(Declaration.VOID_HAND))  # hand 1 ends unplayed
+        now[0] += 61_000
+        result = rt.submit("observation", DealerDeclaration(Declaration.NEW_HAND))
+        posted = [(e["event"]["type"], e["event"]["amount"]) for e in result["events"]
+                  if e["event"]["type"] in ("blind_posted", "ante_posted")]
+        assert posted == [("ante_posted", 25)] * 3  # 000 §19a: an ante-only game
+        assert rt.table.snapshot()["table"]["blinds"] == [0, 0]
+    finally:
+        rt.stop()
