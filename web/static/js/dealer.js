@@ -23,12 +23,19 @@
       say(okText || "", "ok");
       if (conn) conn.refresh();
     }, function (err) {
-      say(err.message || "Refused", "bad");
+      say(noCards(err.message || "Refused"), "bad");
       if (err.status === 401 || err.status === 403) refusedToken(err);
     }).then(function () {
       busy = false;
       document.body.classList.remove("busy");
     });
+  }
+
+  // A refusal or a notice may name a card (a hole card or a burn during a hand): the tablet never
+  // repeats one. A card code is a rank (2-9, T, J, Q, K, A or 10) and a suit: "Kd", "10h", "QS";
+  // words such as "as" or "ad" are not cards (a rank is a capital).
+  function noCards(text) {
+    return String(text).replace(/\b(10|[2-9TJQKA])[cdhsCDHS]\b/g, "a card");
   }
 
   function say(text, kind) {
@@ -662,7 +669,7 @@
       onNotice: function (n) {
         // A refused shoe or camera report may name the card it was about: during a hand that
         // can be a hole card or a burn, so the tablet never repeats a card name from a notice.
-        var text = String(n.message || "input refused").replace(/\b(10|[2-9TJQKA])[cdhs]\b/gi, "a card");
+        var text = noCards(n.message || "input refused");
         say((n.source ? n.source + ": " : "") + (n.rule ? n.rule + " – " : "") + text, "bad");
       },
       onAuthError: refused || refusedToken
