@@ -385,6 +385,7 @@
     $("allin-amt").textContent = acting && allInTo !== null ? DP.chips(allInTo) : "";
     $("undo").disabled = false;
     $("chips-open").disabled = !acting;
+    if (!$("chips").hidden && $("chips-second").checked) fillSecondSeats(v);
   }
 
   function showAmount() {
@@ -538,6 +539,46 @@
 
   /* ---------- chips pushed (the engine decides what they mean) ---------- */
 
+  var lastChipsSeat = null;  // the seat whose chips this tablet entered last: the one a second motion is likely from
+
+  function liveSeats(v) {
+    return v.seats.filter(function (s) { return s.inHand && !s.folded && !s.sittingOut; });
+  }
+
+  // A second forward motion comes from a seat that has just pushed chips, so no longer the seat to act.
+  function fillSecondSeats(v) {
+    var pick = $("chips-second-seat");
+    var was = pick.value ? Number(pick.value) : lastChipsSeat;
+    pick.textContent = "";
+    liveSeats(v).forEach(function (s) {
+      pick.appendChild(new Option("Seat " + s.seat + (s.name ? " · " + s.name : ""), String(s.seat)));
+    });
+    var seats = liveSeats(v).map(function (s) { return s.seat; });
+    pick.value = String(seats.indexOf(was) >= 0 ? was : seats.indexOf(v.toAct) >= 0 ? v.toAct : seats[0]);
+    chipsSeat();
+  }
+
+  function chipsSeat() {
+    var second = $("chips-second").checked;
+    var seat = second ? Number($("chips-second-seat").value) : view.toAct;
+    $("chips-seat").textContent = DP.seatName(view, seat);
+    $("chips-seat").dataset.seat = seat;
+  }
+
+  function secondMotion() {
+    var second = $("chips-second").checked;
+    $("chips-second-seat-row").hidden = !second;
+    $("chips-single-row").hidden = second;
+    $("chips-declared-row").hidden = second;
+    $("chips-declared-amount-row").hidden = second || ["bet", "raise"].indexOf($("chips-declared").value) < 0;
+    if (second) fillSecondSeats(view);
+    else chipsSeat();
+    var hint = $("chips-hint");
+    hint.classList.remove("bad");
+    hint.textContent = second ? "Dismissed and its chips go back (BET-STRING), unless the player said “raise” without an amount " +
+      "just before: then it completes that raise." : "";
+  }
+
   function openChips() {
     var v = view;
     if (!v || v.toAct === null || !v.inProgress) { say("Nobody is to act", "bad"); return; }
@@ -548,14 +589,25 @@
     $("chips-declared").value = "";
     $("chips-declared-amount").value = "";
     $("chips-declared-amount-row").hidden = true;
+    $("chips-second").checked = false;
+    $("chips-second-seat").value = "";
+    $("chips-second-seat-row").hidden = true;
+    $("chips-single-row").hidden = false;
+    $("chips-declared-row").hidden = false;
     $("chips-hint").textContent = "";
+    $("chips-hint").classList.remove("bad");
     $("chips").hidden = false;
     $("chips-amount").focus();
   }
   function chipsObservation() {
     var amountIn = Number($("chips-amount").value);
     if (!(amountIn >= 1) || Math.floor(amountIn) !== amountIn) return "Enter the chips put forward (a whole number)";
-    var obs = { type: "chips", seat: Number($("chips-seat").dataset.seat), amount: amountIn, single_chip: $("chips-single").checked };
+    var seat = Number($("chips-seat").dataset.seat);
+    if ($("chips-second").checked) {
+      if (!(seat >= 1)) return "Choose the seat that pushed again";
+      return { type: "chips", seat: seat, amount: amountIn, second_motion: true };
+    }
+    var obs = { type: "chips", seat: seat, amount: amountIn, single_chip: $("chips-single").checked };
     var said = $("chips-declared").value;
     if (said) {
       obs.declared = said;
@@ -709,13 +761,17 @@
   $("chips-declared").addEventListener("change", function () {
     $("chips-declared-amount-row").hidden = ["bet", "raise"].indexOf($("chips-declared").value) < 0;
   });
+  $("chips-second").addEventListener("change", secondMotion);
+  $("chips-second-seat").addEventListener("change", chipsSeat);
   $("chips-form").addEventListener("submit", function (e) {
     e.preventDefault();
     var obs = chipsObservation();
     if (typeof obs === "string") { $("chips-hint").textContent = obs; $("chips-hint").classList.add("bad"); return; }
     $("chips").hidden = true;
-    var label = DP.seatName(view, obs.seat) + ": " + DP.chips(obs.amount) + (obs.single_chip ? " in one chip" : " in chips") +
+    var label = DP.seatName(view, obs.seat) + ": " + DP.chips(obs.amount) +
+      (obs.second_motion ? " more in a second motion" : obs.single_chip ? " in one chip" : " in chips") +
       (obs.declared ? ", said " + obs.declared + (obs.declared_amount ? " " + DP.chips(obs.declared_amount) : "") : "");
+    if (!obs.second_motion) lastChipsSeat = obs.seat;
     post(obs, label);
   });
   setInterval(drawClock, 500);
