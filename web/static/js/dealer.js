@@ -385,6 +385,13 @@
     $("allin-amt").textContent = acting && allInTo !== null ? DP.chips(allInTo) : "";
     $("undo").disabled = false;
     $("chips-open").disabled = !acting;
+    // A hand is killed only while the betting is live (not while the cards are dealt, nor at the showdown).
+    var live = killable(v);
+    $("kill-open").disabled = !live;
+    if (!$("kill").hidden) {
+      if (live) fillKillSeats(v);
+      else $("kill").hidden = true;
+    }
     if (!$("chips").hidden && $("chips-second").checked) fillSecondSeats(v);
   }
 
@@ -620,6 +627,71 @@
     return obs;
   }
 
+  /* ---------- a dead hand (POT-DEAD-HAND): the dealer kills the hand of a seat still in it ---------- */
+
+  function killable(v) {
+    return !!(v && v.inProgress && v.toAct !== null && !/deal|showdown/i.test(v.status));
+  }
+
+  function killSeat() {
+    var c = document.querySelector('input[name="kill-seat"]:checked');
+    return c ? Number(c.value) : null;
+  }
+
+  function fillKillSeats(v) {
+    var box = $("kill-seats");
+    var was = killSeat();
+    var seats = liveSeats(v);
+    // redrawn only when the seats in the hand or the turn change: not under the dealer's finger
+    var key = seats.map(function (s) { return s.seat + ":" + s.name; }).join(",") + "|" + v.toAct;
+    if (box.dataset.key === key && was !== null) return;
+    box.dataset.key = key;
+    if (!seats.some(function (s) { return s.seat === was; })) was = v.toAct;
+    box.textContent = "";
+    seats.forEach(function (s) {
+      var label = DP.el("label", "choice");
+      var input = document.createElement("input");
+      input.type = "radio";
+      input.name = "kill-seat";
+      input.value = String(s.seat);
+      input.checked = s.seat === was;
+      label.appendChild(input);
+      var text = DP.el("span", null, "Seat " + s.seat + (s.name ? " · " + s.name : ""));
+      if (s.seat === v.toAct) text.appendChild(DP.el("small", "choice-tag", "to act"));
+      label.appendChild(text);
+      box.appendChild(label);
+    });
+  }
+
+  function openKill() {
+    var v = view;
+    if (!killable(v)) { say("No hand is in its betting", "bad"); return; }
+    $("kill-seats").dataset.key = "";
+    document.querySelectorAll('input[name="kill-seat"]').forEach(function (r) { r.checked = false; });
+    fillKillSeats(v);
+    document.querySelectorAll('input[name="kill-reason"]').forEach(function (r) { r.checked = false; });
+    $("kill-hint").textContent = "";
+    $("kill-hint").classList.remove("bad");
+    $("kill").hidden = false;
+    var first = document.querySelector('input[name="kill-seat"]:checked') || document.querySelector('input[name="kill-seat"]');
+    if (first) first.focus();
+  }
+
+  function submitKill(e) {
+    e.preventDefault();
+    var seat = killSeat();
+    var reason = document.querySelector('input[name="kill-reason"]:checked');
+    var problem = seat === null ? "Choose whose hand it is" : !reason ? "Choose why the hand is dead" : "";
+    if (problem) { $("kill-hint").textContent = problem; $("kill-hint").classList.add("bad"); return; }
+    var rule = reason.dataset.rule, words = reason.dataset.words;
+    var who = DP.seatName(view, seat);
+    $("kill").hidden = true;
+    confirmThen("Kill the hand of seat " + seat + " (" + who + ")? " + words + " (" + rule + "). " +
+      "The hand is folded and a raise nobody called goes back; only Undo takes it back.", function () {
+        post({ type: "kill", seat: seat, reason: reason.value }, who + "'s hand is dead: " + words.toLowerCase() + " (" + rule + ")");
+      }, "Kill the hand");
+  }
+
   /* ---------- the camera's reads: the dealer confirms or corrects, the reader learns ---------- */
 
   var CARD_NAMES = (function () {
@@ -682,8 +754,9 @@
 
   /* ---------- confirmation for the big, irreversible buttons ---------- */
 
-  function confirmThen(text, fn) {
+  function confirmThen(text, fn, yes) {
     $("confirm-text").textContent = text;
+    $("confirm-yes").textContent = yes || "Yes";
     $("confirm").hidden = false;
     $("confirm-yes").onclick = function () { $("confirm").hidden = true; fn(); };
     $("confirm-no").onclick = function () { $("confirm").hidden = true; };
@@ -763,6 +836,9 @@
   });
   $("chips-second").addEventListener("change", secondMotion);
   $("chips-second-seat").addEventListener("change", chipsSeat);
+  $("kill-open").addEventListener("click", openKill);
+  $("kill-cancel").addEventListener("click", function () { $("kill").hidden = true; });
+  $("kill-form").addEventListener("submit", submitKill);
   $("chips-form").addEventListener("submit", function (e) {
     e.preventDefault();
     var obs = chipsObservation();
