@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from dealer_pi.config import Config
 from dealer_pi.engine.errors import InputError, RuleViolation
-from dealer_pi.engine.observations import observation_from_dict
+from dealer_pi.engine.observations import KILL_RULES, KillReason, observation_from_dict
 from dealer_pi.engine.setup import check_table
 from dealer_pi.engine.table_session import TableSetup
 from dealer_pi.resources import shipped
@@ -44,8 +44,20 @@ MAX_ID = 2**63 - 1  # the largest number SQLite keeps: event ids and hand number
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
+# The tablet's kill sheet (POT-DEAD-HAND): each reason in the dealer's words, most used first, with
+# the rule the engine cites for it (KILL_RULES), so the sheet names the rule the journal will.
+KILL_WORDS: dict[KillReason, str] = {
+    KillReason.CLOCK: "Clock ran out",
+    KillReason.MUCK: "Hand touched the muck",
+    KillReason.AWAY: "Player away from the table",
+    KillReason.DISCLOSURE: "Said what the hand holds",
+    KillReason.DELIBERATE_SHOW: "Showed a hole card on purpose",
+    KillReason.DEALER: "Dealer killed an unprotected hand",
+}
+KILL_CHOICES = tuple((reason.value, words, KILL_RULES[reason]) for reason, words in KILL_WORDS.items())
+
 PAGES = {
-    "/dealer": ("dealer.html", {"page": "dealer", "live": False}),
+    "/dealer": ("dealer.html", {"page": "dealer", "live": False, "kill_reasons": KILL_CHOICES}),
     "/setup": ("setup.html", {"page": "setup", "live": False}),
     "/overlay": ("overlay.html", {"page": "overlay", "live": False}),
     "/overlay/live": ("overlay.html", {"page": "overlay", "live": True}),

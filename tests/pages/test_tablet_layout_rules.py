@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from dealer_pi.engine.cards import FULL_DECK
 from dealer_pi.rule_catalogue import load_catalogue
 
-BOTTOM = ["#undo", "#shot-clock", "#chips-open", "#misdeal", "#new-hand"]
+BOTTOM = ["#undo", "#shot-clock", "#chips-open", "#kill-open", "#misdeal", "#new-hand"]
 ACTIONS = ['.act[data-action="fold"]', '.act[data-action="call"]', "#raise-btn"]
 
 

@@ -23,12 +23,19 @@
       say(okText || "", "ok");
       if (conn) conn.refresh();
     }, function (err) {
-      say(err.message || "Refused", "bad");
+      say(noCards(err.message || "Refused"), "bad");
       if (err.status === 401 || err.status === 403) refusedToken(err);
     }).then(function () {
       busy = false;
       document.body.classList.remove("busy");
     });
+  }
+
+  // A refusal or a notice may name a card (a hole card or a burn during a hand): the tablet never
+  // repeats one. A card code is a rank (2-9, T, J, Q, K, A or 10) and a suit: "Kd", "10h", "QS";
+  // words such as "as" or "ad" are not cards (a rank is a capital).
+  function noCards(text) {
+    return String(text).replace(/\b(10|[2-9TJQKA])[cdhsCDHS]\b/g, "a card");
   }
 
   function say(text, kind) {
@@ -378,6 +385,14 @@
     $("allin-amt").textContent = acting && allInTo !== null ? DP.chips(allInTo) : "";
     $("undo").disabled = false;
     $("chips-open").disabled = !acting;
+    // A hand is killed only while the betting is live (not while the cards are dealt, nor at the showdown).
+    var live = killable(v);
+    $("kill-open").disabled = !live;
+    if (!$("kill").hidden) {
+      if (live) fillKillSeats(v);
+      else $("kill").hidden = true;
+    }
+    if (!$("chips").hidden && $("chips-second").checked) fillSecondSeats(v);
   }
 
   function showAmount() {
@@ -531,6 +546,46 @@
 
   /* ---------- chips pushed (the engine decides what they mean) ---------- */
 
+  var lastChipsSeat = null;  // the seat whose chips this tablet entered last: the one a second motion is likely from
+
+  function liveSeats(v) {
+    return v.seats.filter(function (s) { return s.inHand && !s.folded && !s.sittingOut; });
+  }
+
+  // A second forward motion comes from a seat that has just pushed chips, so no longer the seat to act.
+  function fillSecondSeats(v) {
+    var pick = $("chips-second-seat");
+    var was = pick.value ? Number(pick.value) : lastChipsSeat;
+    pick.textContent = "";
+    liveSeats(v).forEach(function (s) {
+      pick.appendChild(new Option("Seat " + s.seat + (s.name ? " · " + s.name : ""), String(s.seat)));
+    });
+    var seats = liveSeats(v).map(function (s) { return s.seat; });
+    pick.value = String(seats.indexOf(was) >= 0 ? was : seats.indexOf(v.toAct) >= 0 ? v.toAct : seats[0]);
+    chipsSeat();
+  }
+
+  function chipsSeat() {
+    var second = $("chips-second").checked;
+    var seat = second ? Number($("chips-second-seat").value) : view.toAct;
+    $("chips-seat").textContent = DP.seatName(view, seat);
+    $("chips-seat").dataset.seat = seat;
+  }
+
+  function secondMotion() {
+    var second = $("chips-second").checked;
+    $("chips-second-seat-row").hidden = !second;
+    $("chips-single-row").hidden = second;
+    $("chips-declared-row").hidden = second;
+    $("chips-declared-amount-row").hidden = second || ["bet", "raise"].indexOf($("chips-declared").value) < 0;
+    if (second) fillSecondSeats(view);
+    else chipsSeat();
+    var hint = $("chips-hint");
+    hint.classList.remove("bad");
+    hint.textContent = second ? "Dismissed and its chips go back (BET-STRING), unless the player said “raise” without an amount " +
+      "just before: then it completes that raise." : "";
+  }
+
   function openChips() {
     var v = view;
     if (!v || v.toAct === null || !v.inProgress) { say("Nobody is to act", "bad"); return; }
@@ -541,14 +596,25 @@
     $("chips-declared").value = "";
     $("chips-declared-amount").value = "";
     $("chips-declared-amount-row").hidden = true;
+    $("chips-second").checked = false;
+    $("chips-second-seat").value = "";
+    $("chips-second-seat-row").hidden = true;
+    $("chips-single-row").hidden = false;
+    $("chips-declared-row").hidden = false;
     $("chips-hint").textContent = "";
+    $("chips-hint").classList.remove("bad");
     $("chips").hidden = false;
     $("chips-amount").focus();
   }
   function chipsObservation() {
     var amountIn = Number($("chips-amount").value);
     if (!(amountIn >= 1) || Math.floor(amountIn) !== amountIn) return "Enter the chips put forward (a whole number)";
-    var obs = { type: "chips", seat: Number($("chips-seat").dataset.seat), amount: amountIn, single_chip: $("chips-single").checked };
+    var seat = Number($("chips-seat").dataset.seat);
+    if ($("chips-second").checked) {
+      if (!(seat >= 1)) return "Choose the seat that pushed again";
+      return { type: "chips", seat: seat, amount: amountIn, second_motion: true };
+    }
+    var obs = { type: "chips", seat: seat, amount: amountIn, single_chip: $("chips-single").checked };
     var said = $("chips-declared").value;
     if (said) {
       obs.declared = said;
@@ -559,6 +625,71 @@
       }
     }
     return obs;
+  }
+
+  /* ---------- a dead hand (POT-DEAD-HAND): the dealer kills the hand of a seat still in it ---------- */
+
+  function killable(v) {
+    return !!(v && v.inProgress && v.toAct !== null && !/deal|showdown/i.test(v.status));
+  }
+
+  function killSeat() {
+    var c = document.querySelector('input[name="kill-seat"]:checked');
+    return c ? Number(c.value) : null;
+  }
+
+  function fillKillSeats(v) {
+    var box = $("kill-seats");
+    var was = killSeat();
+    var seats = liveSeats(v);
+    // redrawn only when the seats in the hand or the turn change: not under the dealer's finger
+    var key = seats.map(function (s) { return s.seat + ":" + s.name; }).join(",") + "|" + v.toAct;
+    if (box.dataset.key === key && was !== null) return;
+    box.dataset.key = key;
+    if (!seats.some(function (s) { return s.seat === was; })) was = v.toAct;
+    box.textContent = "";
+    seats.forEach(function (s) {
+      var label = DP.el("label", "choice");
+      var input = document.createElement("input");
+      input.type = "radio";
+      input.name = "kill-seat";
+      input.value = String(s.seat);
+      input.checked = s.seat === was;
+      label.appendChild(input);
+      var text = DP.el("span", null, "Seat " + s.seat + (s.name ? " · " + s.name : ""));
+      if (s.seat === v.toAct) text.appendChild(DP.el("small", "choice-tag", "to act"));
+      label.appendChild(text);
+      box.appendChild(label);
+    });
+  }
+
+  function openKill() {
+    var v = view;
+    if (!killable(v)) { say("No hand is in its betting", "bad"); return; }
+    $("kill-seats").dataset.key = "";
+    document.querySelectorAll('input[name="kill-seat"]').forEach(function (r) { r.checked = false; });
+    fillKillSeats(v);
+    document.querySelectorAll('input[name="kill-reason"]').forEach(function (r) { r.checked = false; });
+    $("kill-hint").textContent = "";
+    $("kill-hint").classList.remove("bad");
+    $("kill").hidden = false;
+    var first = document.querySelector('input[name="kill-seat"]:checked') || document.querySelector('input[name="kill-seat"]');
+    if (first) first.focus();
+  }
+
+  function submitKill(e) {
+    e.preventDefault();
+    var seat = killSeat();
+    var reason = document.querySelector('input[name="kill-reason"]:checked');
+    var problem = seat === null ? "Choose whose hand it is" : !reason ? "Choose why the hand is dead" : "";
+    if (problem) { $("kill-hint").textContent = problem; $("kill-hint").classList.add("bad"); return; }
+    var rule = reason.dataset.rule, words = reason.dataset.words;
+    var who = DP.seatName(view, seat);
+    $("kill").hidden = true;
+    confirmThen("Kill the hand of seat " + seat + " (" + who + ")? " + words + " (" + rule + "). " +
+      "The hand is folded and a raise nobody called goes back; only Undo takes it back.", function () {
+        post({ type: "kill", seat: seat, reason: reason.value }, who + "'s hand is dead: " + words.toLowerCase() + " (" + rule + ")");
+      }, "Kill the hand");
   }
 
   /* ---------- the camera's reads: the dealer confirms or corrects, the reader learns ---------- */
@@ -623,8 +754,9 @@
 
   /* ---------- confirmation for the big, irreversible buttons ---------- */
 
-  function confirmThen(text, fn) {
+  function confirmThen(text, fn, yes) {
     $("confirm-text").textContent = text;
+    $("confirm-yes").textContent = yes || "Yes";
     $("confirm").hidden = false;
     $("confirm-yes").onclick = function () { $("confirm").hidden = true; fn(); };
     $("confirm-no").onclick = function () { $("confirm").hidden = true; };
@@ -662,7 +794,7 @@
       onNotice: function (n) {
         // A refused shoe or camera report may name the card it was about: during a hand that
         // can be a hole card or a burn, so the tablet never repeats a card name from a notice.
-        var text = String(n.message || "input refused").replace(/\b(10|[2-9TJQKA])[cdhs]\b/gi, "a card");
+        var text = noCards(n.message || "input refused");
         say((n.source ? n.source + ": " : "") + (n.rule ? n.rule + " – " : "") + text, "bad");
       },
       onAuthError: refused || refusedToken
@@ -702,13 +834,20 @@
   $("chips-declared").addEventListener("change", function () {
     $("chips-declared-amount-row").hidden = ["bet", "raise"].indexOf($("chips-declared").value) < 0;
   });
+  $("chips-second").addEventListener("change", secondMotion);
+  $("chips-second-seat").addEventListener("change", chipsSeat);
+  $("kill-open").addEventListener("click", openKill);
+  $("kill-cancel").addEventListener("click", function () { $("kill").hidden = true; });
+  $("kill-form").addEventListener("submit", submitKill);
   $("chips-form").addEventListener("submit", function (e) {
     e.preventDefault();
     var obs = chipsObservation();
     if (typeof obs === "string") { $("chips-hint").textContent = obs; $("chips-hint").classList.add("bad"); return; }
     $("chips").hidden = true;
-    var label = DP.seatName(view, obs.seat) + ": " + DP.chips(obs.amount) + (obs.single_chip ? " in one chip" : " in chips") +
+    var label = DP.seatName(view, obs.seat) + ": " + DP.chips(obs.amount) +
+      (obs.second_motion ? " more in a second motion" : obs.single_chip ? " in one chip" : " in chips") +
       (obs.declared ? ", said " + obs.declared + (obs.declared_amount ? " " + DP.chips(obs.declared_amount) : "") : "");
+    if (!obs.second_motion) lastChipsSeat = obs.seat;
     post(obs, label);
   });
   setInterval(drawClock, 500);
