@@ -105,7 +105,8 @@ class HandMucked:
 class HandKilled:
     """The hand of ``seat`` is dead (POT-DEAD-HAND); ``rule`` names the rule that killed it and
     ``reason`` what happened (its rule is ``KILL_RULES[reason]``). Without a reason, the one the
-    rule implies is taken; only a dealer's kill (000 §33) gives an uncalled raise back."""
+    rule implies is taken. Whatever the reason, the part of its bet nobody has called goes back
+    (000 §33 says so of a dealer's kill; nobody can be made to call a dead hand's raise)."""
 
     seat: int
     rule: str
