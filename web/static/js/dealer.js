@@ -502,10 +502,9 @@
     var box = $("level");
     box.hidden = !(c && c.level);
     if (box.hidden) return;
-    var cur = c.current || {};
-    var left = c.remaining_ms === null || c.remaining_ms === undefined ? null
-      : c.running ? since(c.remaining_ms) : Number(c.remaining_ms);
-    $("level-name").textContent = cur["break"] ? "Break" : "Level " + c.level;
+    var now = DP.levelNow(c, clockAt);
+    var cur = now.current, left = now.left;
+    $("level-name").textContent = now.name;
     $("level-left").textContent = left === null ? "" : DP.clockText(Math.ceil(left / 1000)) + (c.running ? " left" : " paused");
     box.classList.toggle("pending", !!c.pending);
     box.title = c.pending && !cur["break"] ? "Blinds " + DP.chips(cur.small_blind) + " / " + DP.chips(cur.big_blind) +

@@ -203,18 +203,24 @@
 
   // TABLE-LEVELS: "Level 3 · 12:34" (or "Break · 4:10"), counted down locally between snapshots.
   // Returns a function to call with each snapshot's clock.
+  // The clock's level as a page shows it: "Level 3" or "Break", and the milliseconds left now
+  // (null: the level has no end), counted down from ``at``, when the clock was read.
+  DP.levelNow = function (clock, at) {
+    var cur = clock.current || {};
+    var left = clock.remaining_ms === null || clock.remaining_ms === undefined ? null : Number(clock.remaining_ms);
+    if (left !== null && clock.running) left = Math.max(0, left - (Date.now() - at));
+    return { name: cur["break"] ? "Break" : "Level " + clock.level, left: left, current: cur };
+  };
+
   DP.levelTicker = function (node) {
     var clock = null, at = 0;
     function draw() {
       if (!node) return;
-      var lvl = clock ? Number(clock.level) || 0 : 0;
-      if (!lvl) { node.textContent = ""; node.hidden = true; return; }
-      var left = clock.remaining_ms === null || clock.remaining_ms === undefined ? null : Number(clock.remaining_ms);
-      if (left !== null && clock.running) left = Math.max(0, left - (Date.now() - at));
-      var cur = clock.current || {};
+      if (!(clock && Number(clock.level))) { node.textContent = ""; node.hidden = true; return; }
+      var now = DP.levelNow(clock, at);
       node.hidden = false;
-      node.textContent = (cur["break"] ? "Break" : "Level " + lvl) +
-        (left === null ? "" : " \u00b7 " + DP.clockText(Math.ceil(left / 1000))) + (clock.running ? "" : " (paused)");
+      node.textContent = now.name + (now.left === null ? "" : " \u00b7 " + DP.clockText(Math.ceil(now.left / 1000))) +
+        (clock.running ? "" : " (paused)");
     }
     setInterval(draw, 1000);
     return function (c) { clock = c && typeof c === "object" ? c : null; at = Date.now(); draw(); };
