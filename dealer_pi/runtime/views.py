@@ -84,15 +84,6 @@ def _walk(node: Any, view: str) -> Any:
     return out
 
 
-def scrub_cards(text: str) -> str:
-    """A text with every card name replaced (the floor's alerts name no card at all).
-
-    >>> scrub_cards("Ah exposed: Ah goes to the burn")
-    'a card exposed: a card goes to the burn'
-    """
-    return _CARD_NAME.sub("a card", text)
-
-
 def redact_event(event: dict[str, Any], view: str) -> dict[str, Any]:
     """An engine event's JSON form as ``view`` may see it (a new dict; the input is untouched)."""
     if view not in VIEWS:
@@ -114,6 +105,8 @@ def scrub_cards(text: str) -> str:
 
     >>> scrub_cards("refused: Kd was already dealt; frame b'11,DRAW,4312,Kd*5D', tag U:04A1B2C3")
     'refused: a card was already dealt; frame (bytes withheld), tag a tag'
+    >>> scrub_cards("Ah exposed: Ah goes to the burn")
+    'a card exposed: a card goes to the burn'
     """
     def one(m: re.Match[str]) -> str:
         t = m.group(0)
