@@ -23,7 +23,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runtime"))
 
 import live_helpers as H
+from playwright.sync_api import expect
 
+from dealer_pi.engine.cards import FULL_DECK
 from dealer_pi.web.app import create_app
 from dealer_pi.web.auth import AuditLog
 from dealer_pi.web.server import Server
@@ -153,3 +155,16 @@ class ChildServer:
         with urllib.request.urlopen(req, timeout=10) as resp:
             proposed = json.load(resp)["setup"]
         self.post(proposed, "/api/setup")
+
+
+def open_tablet(context: Any, table: LiveTable) -> Any:
+    """The dealer's tablet on ``table``, once its event stream is live."""
+    page = context.new_page()
+    page.goto(f"{table.url}/dealer?token={H.DEALER}")
+    expect(page.locator("#conn")).to_have_text("Live")
+    return page
+
+
+def deal_hole_cards(table: LiveTable) -> None:
+    """The first hand's hole cards from the shoe, seen face down at seats 2, 3, 1 (DEAL-ORDER)."""
+    table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1]))

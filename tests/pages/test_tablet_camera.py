@@ -7,7 +7,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from page_helpers import LiveTable
+from page_helpers import LiveTable, open_tablet
 from playwright.sync_api import expect
 
 import live_helpers as H
@@ -15,13 +15,6 @@ from dealer_pi.engine.cards import Card
 from dealer_pi.engine.observations import CardSeen, ShoeDraw, Zone
 from dealer_pi.runtime.teacher import TableTeacher
 from dealer_pi.vision.examples import ExampleStore
-
-
-def open_tablet(context: Any, table: LiveTable) -> Any:
-    page = context.new_page()
-    page.goto(f"{table.url}/dealer?token={H.DEALER}")
-    expect(page.locator("#conn")).to_have_text("Live")
-    return page
 
 
 def test_the_camera_light_shows_the_frames_the_vision_looks_at(context: Any, table: LiveTable) -> None:

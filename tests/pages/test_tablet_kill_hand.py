@@ -7,26 +7,13 @@ import re
 from typing import Any
 
 import live_helpers as H
-from page_helpers import LiveTable, face_cards, shot
+from page_helpers import LiveTable, deal_hole_cards, face_cards, open_tablet, shot
 from playwright.sync_api import expect
 
-from dealer_pi.engine.cards import FULL_DECK
 from dealer_pi.engine.observations import KILL_RULES, KillReason
 
 CARD_CODE = re.compile(r"\b(10|[2-9TJQKA])[cdhs]\b")
 HOLE_CODES = sorted(c for cards in H.hole_cards_of_first_hand().values() for c in cards)
-
-
-def open_tablet(context: Any, table: LiveTable) -> Any:
-    page = context.new_page()
-    page.goto(f"{table.url}/dealer?token={H.DEALER}")
-    expect(page.locator("#conn")).to_have_text("Live")
-    return page
-
-
-def deal_hole_cards(table: LiveTable) -> None:
-    """The first hand's hole cards from the shoe, seen face down at seats 2, 3, 1 (DEAL-ORDER)."""
-    table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1]))
 
 
 def seats(table: LiveTable) -> dict[str, Any]:

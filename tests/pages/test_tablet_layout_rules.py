@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import live_helpers as H
-from page_helpers import BROADCAST, LiveTable, shot
+from page_helpers import BROADCAST, LiveTable, open_tablet, shot
 from playwright.sync_api import expect
 
 from dealer_pi.engine.cards import FULL_DECK
@@ -14,13 +14,6 @@ from dealer_pi.rule_catalogue import load_catalogue
 
 BOTTOM = ["#undo", "#shot-clock", "#chips-open", "#kill-open", "#misdeal", "#new-hand"]
 ACTIONS = ['.act[data-action="fold"]', '.act[data-action="call"]', "#raise-btn"]
-
-
-def open_tablet(context: Any, table: LiveTable) -> Any:
-    page = context.new_page()
-    page.goto(f"{table.url}/dealer?token={H.DEALER}")
-    expect(page.locator("#conn")).to_have_text("Live")
-    return page
 
 
 def expose_hole_cards(table: LiveTable, count: int) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import live_helpers as H
-from page_helpers import BROADCAST, ChildServer, LiveTable, face_cards, shot
+from page_helpers import BROADCAST, ChildServer, LiveTable, deal_hole_cards, face_cards, open_tablet, shot
 from playwright.sync_api import expect
 
 from dealer_pi.engine.cards import FULL_DECK
@@ -16,18 +16,6 @@ from dealer_pi.engine.observations import ActionKind, PlayerAction
 
 FIRST_HOLES = H.hole_cards_of_first_hand()  # {2: [...], 3: [...], 1: [...]}
 HOLE_CODES = sorted(c for cards in FIRST_HOLES.values() for c in cards)
-
-
-def open_tablet(context: Any, table: LiveTable) -> Any:
-    page = context.new_page()
-    page.goto(f"{table.url}/dealer?token={H.DEALER}")
-    expect(page.locator("#conn")).to_have_text("Live")
-    return page
-
-
-def deal_hole_cards(table: LiveTable) -> None:
-    """The first hand's hole cards from the shoe, seen face down at seats 2, 3, 1 (DEAL-ORDER)."""
-    table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1]))
 
 
 def seat_bar(overlay: Any, seat: int) -> Any:
