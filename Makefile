@@ -91,12 +91,14 @@ install-share:
 	cp -R web docs $(ISHARE)/
 	install -m 0644 models/index_mlp.npz models/REPORT.md $(ISHARE)/models/
 
+# dealer-pi.service is enabled by install-enable; dealer-pi-floor.service only on the floor's machine, by hand.
 install-units:
 	install -d $(DESTDIR)$(UNITDIR)
-	sed -e 's|/opt/dealer-pi|$(PREFIX)|g' -e 's|/etc/dealer-pi/|$(SYSCONFDIR)/|g' \
-	  -e 's|^User=dealer-pi|User=$(SERVICE_USER)|' -e 's|^Group=dealer-pi|Group=$(SERVICE_USER)|' \
-	  systemd/dealer-pi.service > $(DESTDIR)$(UNITDIR)/dealer-pi.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/dealer-pi.service
+	for unit in dealer-pi.service dealer-pi-floor.service; do \
+	  sed -e 's|/opt/dealer-pi|$(PREFIX)|g' -e 's|/etc/dealer-pi/|$(SYSCONFDIR)/|g' \
+	    -e 's|^User=dealer-pi|User=$(SERVICE_USER)|' -e 's|^Group=dealer-pi|Group=$(SERVICE_USER)|' \
+	    systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
+	done
 
 install-config:
 	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)

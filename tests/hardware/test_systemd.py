@@ -61,6 +61,17 @@ def test_unit_passes_systemd_analyze_verify_without_a_warning(tmp_path: Path) ->
     assert r.returncode == 0 and [line for line in out.splitlines() if "dealer-pi" in line] == [], out
 
 
+def test_the_floor_unit_passes_systemd_analyze_verify_and_runs_the_floor(tmp_path: Path) -> None:
+    unit = staged_unit(tmp_path).parent / "dealer-pi-floor.service"
+    r = verify(unit)
+    out = r.stdout + r.stderr
+    assert r.returncode == 0 and [line for line in out.splitlines() if "dealer-pi" in line] == [], out
+    s = settings(unit.read_text())
+    assert s["ExecStart"] == [f"{tmp_path}/opt/dealer-pi/venv/bin/dealer-pi floor --config /etc/dealer-pi/floor.toml"]
+    assert s["User"] == ["dealer-pi"] and s["Restart"] == ["on-failure"] and s["ProtectSystem"] == ["strict"]
+    assert s["StateDirectory"] == ["dealer-pi"]  # where docs/floor.md puts the floor's store
+
+
 def test_verify_catches_a_broken_unit(tmp_path: Path) -> None:
     """The check above would notice a mistake: a misspelt key and a missing program."""
     unit = staged_unit(tmp_path)
