@@ -36,9 +36,12 @@ def free_port() -> int:
 class LocalBroker:
     """``start()`` it, use :attr:`url`, ``stop()`` / ``start()`` again on the same port."""
 
-    def __init__(self, workdir: Path, port: int = 0, tls: tuple[Path, Path, Path] | None = None) -> None:
-        """``tls``: (CA, certificate, key) files for an mqtts:// listener."""
+    def __init__(self, workdir: Path, port: int = 0, tls: tuple[Path, Path, Path] | None = None,
+                 passwords: dict[str, str] | None = None) -> None:
+        """``tls``: (CA, certificate, key) files for an mqtts:// listener; ``passwords``: user ->
+        password, and nobody else may connect (a password file made by ``mosquitto_passwd``)."""
         self.tls = tls
+        self.passwords = passwords
         self.dir = Path(workdir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
@@ -60,13 +63,25 @@ class LocalBroker:
             lines += [f"{k} {v}" for k, v in zip(("cafile", "certfile", "keyfile"), self.tls)]
         if os.geteuid() == 0:
             lines.append("user root")  # else it switches to its own account and cannot read its files here
+        if self.passwords:
+            lines.append(f"password_file {self._password_file()}")
         lines += [
-            "allow_anonymous true", "persistence true", f"persistence_location {self.dir}/",
+            f"allow_anonymous {'false' if self.passwords else 'true'}", "persistence true",
+            f"persistence_location {self.dir}/",
             # A floor catching up after an outage gets a burst: queue it rather than drop it.
             "max_queued_messages 1000000", "max_inflight_messages 100",
             f"log_dest file {self.log}", "log_type error", "log_type warning", "log_type notice",
         ]
         self.conf.write_text("\n".join(lines) + "\n")
+
+    def _password_file(self) -> Path:
+        path = self.dir / "passwords"
+        path.write_text("")
+        tool = shutil.which("mosquitto_passwd") or str(Path(find_mosquitto()).with_name("mosquitto_passwd"))
+        for user, password in (self.passwords or {}).items():
+            subprocess.run([tool, "-b", str(path), user, password], check=True, capture_output=True, timeout=30)
+        path.chmod(0o600)
+        return path
 
     def start(self, timeout: float = 10.0) -> LocalBroker:
         if self.pid is not None:

@@ -179,3 +179,25 @@ def test_mqtts_broker_with_the_rooms_ca(tmp_path: Path, room: str) -> None:
         t.close()
         stranger.close()
         tls.stop()
+
+
+def test_a_broker_that_wants_a_password_takes_the_tables_user_and_refuses_a_wrong_one(tmp_path: Path, room: str) -> None:
+    from dataclasses import replace
+
+    from floor_helpers import broker_of
+
+    locked = LocalBroker(tmp_path / "locked-broker", passwords={"table-t1": "s3cret-t1"}).start()
+    good = replace(broker_of(locked.url), username="table-t1", password="s3cret-t1")
+    t = Table(tmp_path, locked.url, room, "t1", broker=good)
+    wrong = Table(tmp_path, locked.url, room, "t2", broker=replace(good, password="guess"))
+    try:
+        t.hand()
+        wait_for(lambda: t.link.connected and t.link.sent == t.runtime.journal.last_seq(), what="published with a password")
+        wait_for(lambda: wrong.runtime.floor.view()["link"].get("error"), what="the refusal shown")
+        assert not wrong.link.connected  # refused by the broker; the table plays on alone
+        wrong.hand()
+        assert wrong.runtime.table.hand == 1
+    finally:
+        t.close()
+        wrong.close()
+        locked.stop()
