@@ -290,6 +290,15 @@ class Sequencer:
             step.issues.append(Issue(Reason.SHOE_RESTARTED, f"frame numbers went from {expected} to {stray.seq}"
                                      f"{clock}: the shoe started over{asked}; a draw it sent just before "
                                      "that did not arrive is lost", stray.seq))
+        if restarted and 0 < ahead <= RESEND_RANGE:
+            # The numbers went on while the clock went back: the frames the host awaited in between
+            # were the old power cycle's last ones, or (when the newest time was a damaged frame's)
+            # this shoe's own. Either way they did not arrive: say so rather than lose them quietly.
+            self.lost += ahead
+            end = expected + ahead
+            step.missed += [range(expected, min(end, SEQ_MOD))] + ([range(0, end - SEQ_MOD)] if end > SEQ_MOD else [])
+            step.issues.append(Issue(Reason.MISSED, f"{_frames([(expected + i) % SEQ_MOD for i in range(ahead)])} "
+                                     "never arrived before the shoe started over: draws possibly missed", expected))
         if before > kept:
             gone = (stray.seq - before) % SEQ_MOD
             self.lost += before - kept
