@@ -7,6 +7,13 @@ import sys
 from pathlib import Path
 
 
+def add_journal_source(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE`` or ``--journal FILE``, exactly one (read back by :func:`journal_path`)."""
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--config", help="the TOML config (its journal.path is read)")
+    src.add_argument("--journal", help="the journal file itself")
+
+
 def journal_path(args: argparse.Namespace, command: str) -> Path | None:
     """The journal file; None once the reason it cannot be had is printed (a bad config, no such file)."""
     from dealer_pi.config import ConfigError, load_config

@@ -12,9 +12,9 @@ HELP = "export finished hands from the journal: --phh DIR (hand histories) and/o
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--config", help="the TOML config (its journal.path is read)")
-    src.add_argument("--journal", help="the journal file itself")
+    from ._journal_arg import add_journal_source
+
+    add_journal_source(parser)
     parser.add_argument("--phh", metavar="DIR", help="write hand-N.phh files here (dealer-pi replay reads them)")
     parser.add_argument("--json", metavar="FILE", help="write every finished hand with its full event log ('-': standard output)")
 

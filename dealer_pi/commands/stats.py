@@ -16,9 +16,9 @@ HELP = "player statistics from the journal: hands, VPIP, PFR, 3-bet, aggression 
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    src = parser.add_mutually_exclusive_group(required=True)
-    src.add_argument("--config", help="the TOML config (its journal.path is read)")
-    src.add_argument("--journal", help="the journal file itself")
+    from ._journal_arg import add_journal_source
+
+    add_journal_source(parser)
     parser.add_argument("--session", metavar="DAY", help="one session: the day it was played (2026-05-04)")
     parser.add_argument("--from", dest="since", metavar="DAY", help="first day of a range (inclusive)")
     parser.add_argument("--to", dest="until", metavar="DAY", help="last day of a range (inclusive)")
