@@ -73,6 +73,16 @@ def _frames(seqs: list[int]) -> str:
     return f"{len(seqs)} frames {seqs[0]}..{seqs[-1]}"
 
 
+def _numbers(first: int, count: int) -> list[range]:
+    """``count`` frame numbers from ``first`` on, as ranges that stop where the numbers wrap.
+
+    >>> _numbers(65534, 3)
+    [range(65534, 65536), range(0, 1)]
+    """
+    end = first + count
+    return [range(first, min(end, SEQ_MOD))] + ([range(0, end - SEQ_MOD)] if end > SEQ_MOD else [])
+
+
 def shoe_ms(frame: Frame) -> int | None:
     """The shoe's clock on a frame, when it carries one (DRAW, HB, FAULT).
 
@@ -295,14 +305,13 @@ class Sequencer:
             # were the old power cycle's last ones, or (when the newest time was a damaged frame's)
             # this shoe's own. Either way they did not arrive: say so rather than lose them quietly.
             self.lost += ahead
-            end = expected + ahead
-            step.missed += [range(expected, min(end, SEQ_MOD))] + ([range(0, end - SEQ_MOD)] if end > SEQ_MOD else [])
+            step.missed += _numbers(expected, ahead)
             step.issues.append(Issue(Reason.MISSED, f"{_frames([(expected + i) % SEQ_MOD for i in range(ahead)])} "
                                      "never arrived before the shoe started over: draws possibly missed", expected))
         if before > kept:
             gone = (stray.seq - before) % SEQ_MOD
             self.lost += before - kept
-            step.missed.append(range(gone, gone + before - kept))
+            step.missed += _numbers(gone, before - kept)
             step.issues.append(Issue(Reason.MISSED, f"{before - kept} frames from {gone} on are older than the shoe "
                                      "keeps: draws possibly missed", gone))
         self._next = self._deliver_from = (stray.seq - kept) % SEQ_MOD
