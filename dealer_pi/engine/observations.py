@@ -245,7 +245,7 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
     if not isinstance(data, Mapping):
         raise InputError(where, "must be an object with a 'type' field")
     kind = data.get("type")
-    if kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise InputError(f"{where}.type", "must be one of " + ", ".join(_FIELDS))
     unknown = set(data) - _FIELDS[kind] - _COMMON
     if unknown:

@@ -406,7 +406,7 @@ def history_from_dict(data: Mapping[str, Any]) -> HandHistory:
     if "variant" not in data:
         raise InputError("variant", "is required")
     variant = data["variant"]
-    if variant not in HOLDEM_VARIANTS:
+    if not isinstance(variant, str) or variant not in HOLDEM_VARIANTS:
         what = OTHER_VARIANTS.get(variant) if isinstance(variant, str) else None
         known = ", ".join(f"{k} ({v})" for k, v in HOLDEM_VARIANTS.items())
         head = f"{variant!r} ({what}) is not Texas Hold'em" if what else f"unknown variant {variant!r}"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import live_helpers as H
@@ -95,6 +95,9 @@ def test_the_fuzzed_routes_are_every_route_the_app_has(client: Any) -> None:
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(st.sampled_from(routes()), BODIES, QUERIES, TOKENS, st.integers(0, 2**80), HEADERS, ELEMENTS, RULE_IDS)
+# Found by CI: a list where the observation type goes was looked up in a dict and raised TypeError.
+@example(route=("POST", "/api/observations"), body='{"seat": "action", "names": "action", "type": []}', query={},
+         token=H.DEALER, n=0, headers={}, element="bars", rule_id="DEAL-BOARD-EXTRA")
 def test_no_body_or_query_on_any_route_gets_a_500(client: Any, route: tuple[str, str], body: str,
                                                    query: dict[str, str], token: str | None, n: int,
                                                    headers: dict[str, str], element: str, rule_id: str) -> None:
@@ -137,3 +140,15 @@ def test_the_malformed_requests_once_answered_500_get_4xx_naming_the_field(
             assert resp.json["error"]["where"] == where
     finally:
         resp.close()
+
+
+@pytest.mark.parametrize("field", ["type", "action", "seat action"])
+@pytest.mark.parametrize("value", [[], {}, ["action"], {"a": 1}])
+def test_a_list_or_object_where_a_name_goes_is_named_in_a_400(client: Any, field: str, value: Any) -> None:
+    bodies = {"type": ("/api/observations", {"type": value}),
+              "action": ("/api/clock", {"action": value}),
+              "seat action": ("/api/observations", {"type": "action", "seat": 1, "action": value})}
+    path, body = bodies[field]
+    resp = client.post(path, json=body, headers={"Authorization": f"Bearer {H.DEALER}"})
+    assert resp.status_code == 400, (path, body, resp.get_data(as_text=True))
+    assert resp.json["error"]["where"].endswith(field.split()[-1]), resp.json

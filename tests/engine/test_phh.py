@@ -149,6 +149,7 @@ def test_malformed_actions_name_the_index_and_the_reason(actions, where, message
     [
         (lambda t: t.replace('variant = "NT"\n', ""), "variant", "is required"),
         (lambda t: t.replace('"NT"', '"XX"'), "variant", "unknown variant 'XX'"),
+        (lambda t: t.replace('"NT"', '["NT"]'), "variant", "unknown variant ['NT']"),
         (lambda t: t.replace("min_bet = 2\n", ""), "min_bet", "is required for NT"),
         (lambda t: t + "small_bet = 2\n", "small_bet", "is not a field of NT"),
         (lambda t: t + "bring_in = 1\n", "bring_in", "not a bring-in"),

@@ -290,6 +290,9 @@ def test_orders_read_back_and_bad_fields_are_named() -> None:
         assert order_from_dict(order_to_dict(o)) == o
     with pytest.raises(InputError, match=r"order.seats.11"):
         order_from_dict({"id": "d", "kind": "seat_draw", "seats": {"11": {"name": "A", "stack": 1}, "1": {"name": "B", "stack": 1}}, "button": 1})
+    for kind in ([], {}, ["deck_change"], None):  # a name that is not a string is named, never looked up
+        with pytest.raises(InputError, match="order.kind"):
+            order_from_dict({"id": "k", "kind": kind})
     with pytest.raises(InputError, match="order.id"):
         order_from_dict({"id": "a b", "kind": "deck_change", "reason": "level 3"})
     with pytest.raises(InputError, match="order.colour"):

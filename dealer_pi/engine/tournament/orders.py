@@ -176,7 +176,7 @@ def order_from_dict(data: object, where: str = "order") -> Order:
     if not isinstance(data, Mapping):
         raise InputError(where, "must be an object with id and kind")
     kind = data.get("kind")
-    if kind not in _READERS:
+    if not isinstance(kind, str) or kind not in _READERS:
         raise InputError(f"{where}.kind", "must be one of " + ", ".join(_READERS))
     known, read = _READERS[kind]
     extra = sorted(set(data) - known - {"id", "kind"})
