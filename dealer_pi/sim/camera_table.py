@@ -74,7 +74,7 @@ class Disagreement:
 class CameraRun:
     table: SimTable
     hands: int = 0
-    frames: int = 0
+    frames: int = 0  # filmed for this table
     alerts: list[CameraAlert] = field(default_factory=list)
     disagreements: list[Disagreement] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # inputs the camera path's table refused
@@ -135,6 +135,7 @@ class CameraTable:
         simulator's card sightings."""
         session = session or TableSession(table.setup)
         run = CameraRun(table)
+        first_frame = self.frame_no
         felt = Felt(seed=table.seed)
         hand = Stagehand(felt, table.unseen)
         # The bare table first: the camera sees the last table's cards go before any card lands.
@@ -166,7 +167,7 @@ class CameraTable:
                 run.disagreements += [Disagreement(i, self.frame_no, w) for w in compare(expect, got, felt)]
                 expect = hand.finish(expect)
         run.hands = table.played
-        run.frames = self.frame_no
+        run.frames = self.frame_no - first_frame
         for d in run.disagreements:
             log.warning("camera and simulator disagree (observation %d, frame %d): %s", d.truth_index, d.frame, d.what)
         return run

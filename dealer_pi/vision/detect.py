@@ -34,6 +34,12 @@ RANK_X_U = 0.65
 RANK_Y_U = 0.85
 # A corner read this sure may vote for its card together with the card's other corner.
 CANDIDATE = 0.5
+# Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
+HAND_AREA = 0.15
+# A region filling this much of its enclosing circle is round (chips fill about 0.97). Two cards
+# crossed at an angle fill up to about 0.78 of theirs, and more once the opening has rounded
+# their corners (0.75 to 0.85 measured), so the bar sits above that.
+ROUND = 0.88
 
 
 @dataclass(frozen=True)
@@ -99,10 +105,23 @@ def is_felt_like(felt: np.ndarray) -> bool:
     return bool(hsv[1] > 70 and hsv[2] > 40)
 
 
-def skin(bgr: np.ndarray) -> np.ndarray:
-    """Hand-coloured pixels: warm hue, moderate saturation (card backs are far more saturated)."""
+def skin(bgr: np.ndarray, min_area: float = 0.0) -> np.ndarray:
+    """Hand-coloured pixels: warm hue, moderate saturation (card backs are far more saturated).
+
+    ``min_area``: only patches at least this big count. A hand is one large patch; the warm
+    colours of a court card's picture (faces, robes, its frame) are small ones, and taking them
+    away would leave too little of the card to find.
+    """
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
-    return cv2.inRange(hsv, (0, 35, 70), (25, 165, 255))
+    mask = cv2.inRange(hsv, (0, 35, 70), (25, 165, 255))
+    if min_area <= 0 or not mask.any():
+        return mask
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    small = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < min_area)
+    small = small[small > 0]
+    if len(small):
+        mask[np.isin(labels, small)] = 0
+    return mask
 
 
 def frame_brightness(bgr: np.ndarray) -> float:
@@ -252,7 +271,7 @@ class Detector:
         # room for the opening's reach, which gives the same pixels as the whole frame would.
         for x0, y0, x1, y1 in region_boxes(rest, side + 1):
             box = rest[y0:y1, x0:x1]
-            box &= ~skin(bgr[y0:y1, x0:x1])
+            box &= ~skin(bgr[y0:y1, x0:x1], HAND_AREA * card_area)
             box[:] = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
         parts = _outer_contours(rest)
         for cnt in parts:
@@ -260,7 +279,7 @@ class Detector:
             if area < 0.45 * card_area or area > 12 * card_area:
                 continue
             _, radius = cv2.minEnclosingCircle(cnt)
-            if area > 0.75 * math.pi * radius * radius:
+            if area > ROUND * math.pi * radius * radius:
                 continue  # round: a chip or a stack of chips, not a card
             mask, x, y = _filled(cnt, rest.shape)
             h, w = mask.shape

@@ -115,6 +115,7 @@ class CardTracker:
             used_t.add(ti)
             unmatched.discard(di)
             self._observe(self.tracks[ti], dets[di])
+        self._match_in_zone(dets, unmatched, used_t)
         for di in sorted(unmatched):
             d = dets[di]
             tr = Track(d.zone or "", d.centre, _size(d), ts_ms)
@@ -152,6 +153,24 @@ class CardTracker:
                     tr.reported_card = card if tr.face_up else None
         self.tracks = keep
         return out
+
+    def _match_in_zone(self, dets: Sequence[CardFound], unmatched: set[int], used_t: set[int]) -> None:
+        """Unread cards that overlap (a face-down pair, the burn pile) are split apart afresh in
+        every frame, and where the split falls can move by half a card. A card of that kind that
+        matched nothing takes a track of the same zone and face that also matched nothing, within
+        a card's length: the same cards, cut differently, and not a card more."""
+        for di in sorted(unmatched, key=lambda i: (dets[i].centre[1], dets[i].centre[0])):
+            d = dets[di]
+            if d.card is not None:
+                continue
+            near = [(math.dist(tr.centre, d.centre), ti) for ti, tr in enumerate(self.tracks)
+                    if ti not in used_t and tr.zone == d.zone and tr.face_up == d.face_up and not tr.votes
+                    and math.dist(tr.centre, d.centre) < tr.size]
+            if near:
+                ti = min(near)[1]
+                used_t.add(ti)
+                unmatched.discard(di)
+                self._observe(self.tracks[ti], d)
 
     def _observe(self, tr: Track, d: CardFound) -> None:
         tr.hits += 1

@@ -164,3 +164,27 @@ def test_a_card_reported_unnamed_is_not_reported_again_when_named_later():
         events += t.update(n * 66, [found(AH)])  # the votes come to name it
     events += t.update(1100, []) + t.update(1166, [])
     assert [(type(e).__name__, str(e.card)) for e in events] == [("CardSeen", "None"), ("CardLeft", "Ah")]
+
+
+def test_DEAL_HOLE_COUNT_a_face_down_pair_cut_two_ways_in_turn_stays_two_cards():
+    # Measured on the simulated camera: one pair at a seat, split into two cards along one axis in
+    # one frame and along the other in the next. Each cut must not become a card of its own.
+    t = CardTracker(confirm_frames=3, leave_frames=5)
+    cuts = [((1712.0, 434.0), (1718.0, 511.0)), ((1678.0, 475.0), (1750.0, 469.0))]
+    events = []
+    for n in range(24):
+        a, b = cuts[0] if n < 6 else cuts[n % 2]
+        events += t.update(n * 500, [found(None, False, zone="seat:2", centre=a), found(None, False, zone="seat:2", centre=b)])
+    assert [(type(e).__name__, e.face_up) for e in events] == [("CardSeen", False), ("CardSeen", False)]
+
+
+def test_DEAL_HOLE_COUNT_a_second_card_landing_beside_the_first_is_still_a_card_more():
+    t = CardTracker(confirm_frames=3, leave_frames=5)
+    first = found(None, False, zone="seat:2", centre=(300.0, 300.0))
+    second = found(None, False, zone="seat:2", centre=(340.0, 310.0))
+    events = []
+    for n in range(5):
+        events += t.update(n * 500, [first])
+    for n in range(5, 12):
+        events += t.update(n * 500, [first, second])
+    assert [(type(e).__name__, e.face_up) for e in events] == [("CardSeen", False), ("CardSeen", False)]
