@@ -43,6 +43,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     det.add_argument("--layout", help="table layout TOML (markers, zones); default: the built-in one")
     det.add_argument("--enrolment", help="the venue's deck enrolment (from `vision enrol`)")
     det.add_argument("--min-confidence", type=float, default=0.9, help="below this a card is reported as unknown (default 0.9)")
+    det.add_argument("--whole-picture", action="store_true",
+                     help="report cards anywhere in the picture, not only on the table (by its markers, or as the picture shows it)")
     cal = sub.add_parser("calibrate", help="fit the camera-to-table homography from the markers")
     cal.add_argument("image", help="a picture of the table with its ArUco markers in view")
     cal.add_argument("--layout", help="table layout TOML (markers, zones); default: the built-in one")
@@ -84,10 +86,11 @@ def _detect(args: argparse.Namespace) -> int:
 
     import cv2
 
-    from dealer_pi.vision.calibration import calibrate
+    from dealer_pi.vision.calibration import Calibration, calibrate
     from dealer_pi.vision.detect import Detector, annotate
     from dealer_pi.vision.recogniser import STILL_SCALES, Enrolment, Recogniser
     from dealer_pi.vision.sources import read_image
+    from dealer_pi.vision.surface import still_cards
 
     img = read_image(args.image)
     enrolment = Enrolment.load(args.enrolment) if args.enrolment else None
@@ -95,14 +98,18 @@ def _detect(args: argparse.Namespace) -> int:
     detector = Detector(Recogniser(enrolment=enrolment, min_confidence=args.min_confidence, both_polarities=True, scales=STILL_SCALES))
     cards = detector.detect(img)
     layout = _layout(args.layout)
+    cal: Calibration | None
     try:
         cal = calibrate(img, layout)
-        cards = [dataclasses.replace(c, zone=cal.zone_of(c.centre)) for c in cards]
-        zones = True
     except InputError:
-        zones = False  # no markers in view: cards without zones
+        cal = None  # no markers in view: cards without zones
+    zones = cal is not None
+    if args.whole_picture:
+        cards = [dataclasses.replace(c, zone=cal.zone_of(c.centre)) for c in cards] if cal else cards
+    else:
+        cards = still_cards(cards, img, cal)
     if args.draw:
-        out = cal.draw(img) if zones else img
+        out = cal.draw(img) if cal is not None else img
         if not cv2.imwrite(args.draw, annotate(out, cards)):
             raise InputError(args.draw, "cannot write the annotated picture (unknown extension or folder?)")
     if args.json:

@@ -171,9 +171,10 @@ class Detector:
             # The camera does not zoom: once cards are read, later frames look for glyphs of that size.
             self.glyph_px = float(np.median(sizes)) if len(sizes) >= 2 else 0.0
         cards = self._group_reads(reads)
-        if region is None:
-            return cards
-        return self._add_unread(bgr, region, cards, reads)
+        if region is not None:
+            cards = self._add_unread(bgr, region, cards, reads)
+        h, w = bgr.shape[:2]
+        return [_in_view(c, w, h) for c in cards]
 
     def _group_reads(self, reads: list[IndexRead]) -> list[CardFound]:
         """One card per identity (a card's corners agree); unknown reads far from named cards stay.
@@ -300,6 +301,17 @@ class Detector:
                 conf = paper if face_up else 1 - paper
                 out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
         return out
+
+
+def _in_view(c: CardFound, w: int, h: int) -> CardFound:
+    """A card cut by the picture's edge, as much of it as is in view. Its outline is drawn from
+    the index, which is in view, and may reach out of the picture; nothing is reported where the
+    camera cannot see, so the outline is cut at the edge and the centre is the cut outline's."""
+    if all(0 <= x < w and 0 <= y < h for x, y in c.corners) and 0 <= c.centre[0] < w and 0 <= c.centre[1] < h:
+        return c
+    pts = np.clip(np.array(c.corners, np.float64), 0, [w - 1, h - 1])
+    centre = pts.mean(axis=0)
+    return CardFound(c.card, c.face_up, (float(centre[0]), float(centre[1])), _pts(pts), c.confidence, c.zone)
 
 
 def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int, int]:

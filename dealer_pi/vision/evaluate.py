@@ -32,6 +32,7 @@ from .detect import Detector
 from .enrol import Box, enrol_picture
 from .recogniser import STILL_SCALES, Enrolment, IndexModel, Recogniser
 from .sources import read_image
+from .surface import still_cards
 
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-cards-cc-by"
 
@@ -103,7 +104,8 @@ def label_path(image: Path) -> Path:
     return image.parent.parent / "labels" / (image.stem + ".txt")
 
 
-def score(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> Tally:
+def score(recogniser: Recogniser, images: Iterable[Path], names: list[str], table_only: bool = True) -> Tally:
+    """``table_only``: as ``vision detect`` reports a still, only the cards on the table it shows."""
     t = Tally()
     detector = Detector(recogniser)
     for path in images:
@@ -111,6 +113,8 @@ def score(recogniser: Recogniser, images: Iterable[Path], names: list[str]) -> T
         truth = {c.card for c in corners(label_path(path), names, img.shape[1], img.shape[0]) if c.card is not None}
         t0 = time.perf_counter()
         found = detector.detect(img)
+        if table_only:
+            found = still_cards(found, img, None)
         t.seconds += time.perf_counter() - t0
         named = {f.card for f in found if f.card is not None}
         t.unknown_reads += sum(1 for f in found if f.card is None and f.face_up)
@@ -160,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, help="index model to score (default: the shipped one)")
     ap.add_argument("--min-confidence", type=float, default=0.9, help="below this a card is unknown (default 0.9, as the camera)")
     ap.add_argument("--dark-only", action="store_true", help="skip the light-print pass (black decks), as the live camera does")
+    ap.add_argument("--whole-picture", action="store_true", help="score every card found, on the table or not")
     args = ap.parse_args(argv)
     names = class_names(args.root)
     both = not args.dark_only
@@ -172,14 +177,14 @@ def main(argv: list[str] | None = None) -> int:
         enrol_set, items = every[0::2], every[1::2]
         if args.limit:
             items = items[:: args.limit]
-        plain = score(base, items, names)
+        plain = score(base, items, names, not args.whole_picture)
         print(plain.line(f"{prefix}* un-enrolled"))
         if args.show_wrong:
             print("  wrong:", " ".join(plain.wrong))
         if args.enrol_half:
             enrolment = enrol_from(base, enrol_set, names)
             tuned = Recogniser(enrolment=enrolment, both_polarities=both, scales=STILL_SCALES, min_confidence=args.min_confidence)
-            t = score(tuned, items, names)
+            t = score(tuned, items, names, not args.whole_picture)
             print(t.line(f"{prefix}* enrolled from {len(enrol_set)} other photos ({len(enrolment)} rows)"))
             if args.show_wrong:
                 print("  wrong:", " ".join(t.wrong))

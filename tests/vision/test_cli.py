@@ -39,6 +39,19 @@ def test_detect_plain_text(tmp_path, capsys):
     assert "1 card(s)" in text and "7s" in text and "no zones" in text
 
 
+def test_detect_reports_the_table_only_unless_asked_for_the_whole_picture(tmp_path, capsys):
+    from vision_helpers import ON_FLOOR, table_on_a_floor
+
+    img = tmp_path / "room.png"
+    cv2.imwrite(str(img), table_on_a_floor())
+    named = {}
+    for flags in ([], ["--whole-picture"]):
+        assert main(["vision", "detect", str(img), "--json", *flags]) == 0
+        named[bool(flags)] = {c["card"] for c in json.loads(capsys.readouterr().out)["cards"] if c["card"]}
+    assert set(ON_FLOOR) <= named[True] and not set(ON_FLOOR) & named[False]
+    assert named[False] and named[False] < named[True]
+
+
 def test_bad_pictures_exit_non_zero_with_reason(tmp_path, capsys):
     assert main(["vision", "detect", str(tmp_path / "missing.png")]) == 2
     assert "no such file" in capsys.readouterr().err

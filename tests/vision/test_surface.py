@@ -1,0 +1,58 @@
+"""Only the table: a still's cards count on the playing surface, never on the floor around it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision_helpers import ON_FLOOR, ON_TABLE, table_on_a_floor
+
+from dealer_pi.engine.cards import Card
+from dealer_pi.sim.felt import Felt
+from dealer_pi.sim.overhead import OverheadCamera, sim_layout
+from dealer_pi.vision.calibration import calibrate
+from dealer_pi.vision.detect import CardFound, Detector
+from dealer_pi.vision.faces import FaceStyle, render_face
+from dealer_pi.vision.render import Placement, card_homography, compose, felt
+from dealer_pi.vision.surface import still_cards, table_mask, within_markers
+
+
+def test_a_still_reports_the_cards_on_its_table_and_not_the_one_on_the_floor():
+    picture = table_on_a_floor()
+    found = Detector().detect(picture)
+    anywhere = {str(f.card) for f in found if f.card}
+    assert set(ON_FLOOR) <= anywhere, anywhere  # the reader sees it; the surface leaves it out
+    kept = {str(f.card) for f in still_cards(found, picture, None) if f.card}
+    assert kept == set(ON_TABLE) & anywhere and set(ON_TABLE) & anywhere, (kept, anywhere)
+    mask = table_mask(picture)
+    assert mask is not None and not mask[700, 110] and mask[400, 660]
+
+
+def test_a_picture_that_is_all_table_leaves_nothing_out():
+    rng = np.random.default_rng(1)
+    assert table_mask(felt(800, 600, rng)) is None
+
+
+def test_no_card_is_ever_reported_outside_the_picture():
+    # A card cut by the picture's edge: its index is in view, most of it is not.
+    picture = table_on_a_floor()
+    face, _ = render_face(Card.parse("Qh"), FaceStyle())
+    edge = compose(picture, [Placement(face, card_homography((1270, 400), 0, 150), Card.parse("Qh"), True)]).frame
+    found = Detector().detect(edge)
+    assert Card.parse("Qh") in {f.card for f in found}  # still reported: its index is in view
+    for f in found:
+        for x, y in (f.centre, *f.corners):
+            assert 0 <= x < edge.shape[1] and 0 <= y < edge.shape[0], f
+
+
+def test_with_markers_the_table_is_what_they_enclose():
+    felt_ = Felt(seed=2)
+    felt_.place("board", Card.parse("Ah"), True)
+    frame = OverheadCamera(seed=2).frame(felt_, 0)
+    cal = calibrate(frame, sim_layout())
+
+    def at(x_mm: float, y_mm: float) -> CardFound:
+        x, y = cal.to_image(np.array([[x_mm, y_mm]], np.float32)).reshape(2)
+        return CardFound(None, False, (float(x), float(y)), ((0.0, 0.0),) * 4, 1.0)
+
+    kept = within_markers([at(0, -20), at(0, 900), at(-1100, 0)], cal)
+    assert [f.zone for f in kept] == ["board"]

@@ -1,0 +1,34 @@
+"""Pictures the vision tests share."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from dealer_pi.engine.cards import Card
+from dealer_pi.vision.faces import FaceStyle, render_face
+from dealer_pi.vision.render import Placement, card_homography, compose, felt
+
+ON_TABLE = {"7h": (520, 400, 10), "Ks": (660, 420, -8), "4d": (800, 390, 4)}
+ON_FLOOR = {"9c": (110, 700, 30)}
+
+
+def table_on_a_floor(seed: int = 3) -> np.ndarray:
+    """Green cloth on an oval table, a wooden floor round it, cards on both."""
+    rng = np.random.default_rng(seed)
+    w, h = 1280, 860
+    floor = np.empty((h, w, 3), np.uint8)
+    grain = (np.sin(np.arange(h) / 7.0) * 12).astype(np.int16)[:, None]
+    for c, base in enumerate((70, 120, 170)):  # light brown planks
+        floor[..., c] = np.clip(base + grain + rng.integers(-8, 9, (h, w)), 0, 255)
+    cloth = felt(w, h, rng)
+    oval = np.zeros((h, w), np.uint8)
+    cv2.ellipse(oval, (660, 400), (520, 330), 0, 0, 360, 255, -1)
+    picture = np.where(oval[..., None] > 0, cloth, floor)
+    style = FaceStyle()
+    placements = []
+    for name, (x, y, angle) in {**ON_TABLE, **ON_FLOOR}.items():
+        card = Card.parse(name)
+        face, _ = render_face(card, style)
+        placements.append(Placement(face, card_homography((x, y), angle, 150), card, True))
+    return compose(picture, placements).frame
