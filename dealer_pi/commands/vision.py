@@ -95,7 +95,8 @@ def _detect(args: argparse.Namespace) -> int:
     img = read_image(args.image)
     enrolment = Enrolment.load(args.enrolment) if args.enrolment else None
     # A still picture can afford the second pass for light print on black cards.
-    detector = Detector(Recogniser(enrolment=enrolment, min_confidence=args.min_confidence, both_polarities=True, scales=STILL_SCALES))
+    detector = Detector(Recogniser(enrolment=enrolment, min_confidence=args.min_confidence, both_polarities=True, scales=STILL_SCALES),
+                        table_in_middle=True)
     cards = detector.detect(img)
     layout = _layout(args.layout)
     cal: Calibration | None

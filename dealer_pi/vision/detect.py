@@ -36,6 +36,7 @@ RANK_Y_U = 0.85
 CANDIDATE = 0.5
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
+MIDDLE = (0.3, 0.7)  # the middle of a picture, as a share of its width and height
 # A region filling this much of its enclosing circle is round (chips fill about 0.97). Two cards
 # crossed at an angle fill up to about 0.78 of theirs, and more once the opening has rounded
 # their corners (0.75 to 0.85 measured), so the bar sits above that.
@@ -81,9 +82,29 @@ def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
 
 
 def felt_colour(bgr: np.ndarray) -> np.ndarray:
-    """The table's colour: the median of the frame, which is mostly felt."""
+    """The commonest colour of ``bgr``: its median."""
     small = bgr[::8, ::8].reshape(-1, 3)
     return np.median(small, axis=0).astype(np.float32)
+
+
+def middle(bgr: np.ndarray) -> np.ndarray:
+    """The middle of the picture, where the camera's subject is."""
+    h, w = bgr.shape[:2]
+    a, b = MIDDLE
+    return bgr[int(h * a) : int(h * b), int(w * a) : int(w * b)]
+
+
+def is_paper_colour(bgr_colour: np.ndarray) -> bool:
+    hsv = cv2.cvtColor(bgr_colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+    return bool(hsv[1] < 40 and hsv[2] > 150)
+
+
+def table_colour(bgr: np.ndarray) -> np.ndarray:
+    """The table's colour: the commonest in the middle of the picture, where the table is even
+    when the floor round it fills the corners; the whole picture's where the middle is white card
+    stock (a close-up of cards)."""
+    colour = felt_colour(middle(bgr))
+    return felt_colour(bgr) if is_paper_colour(colour) else colour
 
 
 def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = 45.0) -> np.ndarray:
@@ -108,14 +129,17 @@ def is_felt_like(felt: np.ndarray) -> bool:
 def skin(bgr: np.ndarray, min_area: float = 0.0) -> np.ndarray:
     """Hand-coloured pixels: warm hue, moderate saturation (card backs are far more saturated).
 
-    ``min_area``: only patches at least this big count. A hand is one large patch; the warm
-    colours of a court card's picture (faces, robes, its frame) are small ones, and taking them
-    away would leave too little of the card to find.
+    ``min_area``: only solid patches at least this big count. A hand is one large solid patch;
+    the warm colours of a court card's picture (faces, robes, its frame) are small ones, and the
+    light lattice of a red back is a net of thin lines. Taking those away would leave too little
+    of the card to find.
     """
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     mask = cv2.inRange(hsv, (0, 35, 70), (25, 165, 255))
     if min_area <= 0 or not mask.any():
         return mask
+    k = max(3, int(math.sqrt(min_area) / 4))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     small = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < min_area)
     small = small[small > 0]
@@ -151,17 +175,25 @@ class Detector:
         felt_bgr: tuple[int, int, int] | None = None,
         card_height_px: float = 0.0,
         follow_scale: bool = False,
+        table_in_middle: bool = False,
     ) -> None:
-        """``follow_scale``: for a camera stream, reuse the glyph size of the last frame (much faster)."""
+        """``follow_scale``: for a camera stream, reuse the glyph size of the last frame (much faster).
+        ``table_in_middle``: for a still, whose corners may show the floor round the table, take
+        the table's colour from the middle of the picture (:func:`table_colour`); a camera over
+        the table sees mostly table, and a frame's middle may be a close-up card."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
         self.last_region: np.ndarray | None = None  # the last frame's not-felt mask
         self.follow_scale = follow_scale
+        self.table_in_middle = table_in_middle
         self.glyph_px = 0.0
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
-        felt = self.felt if self.felt is not None else felt_colour(bgr)
+        if self.felt is not None:
+            felt = self.felt
+        else:
+            felt = table_colour(bgr) if self.table_in_middle else felt_colour(bgr)
         use_regions = is_felt_like(felt)
         region = not_felt(bgr, felt) if use_regions else None
         self.last_region = region

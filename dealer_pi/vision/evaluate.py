@@ -107,7 +107,7 @@ def label_path(image: Path) -> Path:
 def score(recogniser: Recogniser, images: Iterable[Path], names: list[str], table_only: bool = True) -> Tally:
     """``table_only``: as ``vision detect`` reports a still, only the cards on the table it shows."""
     t = Tally()
-    detector = Detector(recogniser)
+    detector = Detector(recogniser, table_in_middle=True)
     for path in images:
         img = read_image(path)
         truth = {c.card for c in corners(label_path(path), names, img.shape[1], img.shape[0]) if c.card is not None}

@@ -18,11 +18,10 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
-from .detect import CardFound, felt_colour, not_felt
+from .detect import CardFound, felt_colour, is_paper_colour, middle, not_felt
 
 # The table is the picture's subject: its colour is the one in the middle of the picture, and it
 # must be a good part of the picture. Where the picture is nearly all table, nothing is left out.
-MIDDLE = (0.3, 0.7)
 MIN_TABLE_SHARE = 0.2
 ALL_TABLE_SHARE = 0.97
 MARGIN_MM = 40.0  # a card at the rail may overhang the markers' line a little
@@ -35,17 +34,14 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0) -> np.ndarray | None:
     cloth's outline; notches up to that size are closed (and holes of any size are filled).
     """
     h, w = bgr.shape[:2]
-    a, b = MIDDLE
-    colour = felt_colour(bgr[int(h * a) : int(h * b), int(w * a) : int(w * b)])
-    hsv = cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
-    if hsv[1] < 40 and hsv[2] > 150:
+    colour = felt_colour(middle(bgr))
+    if is_paper_colour(colour):
         return None  # white card stock in the middle: a close-up of cards, not a table
     cloth = cv2.bitwise_not(not_felt(bgr, colour))
     sh, sw = max(1, h // 4), max(1, w // 4)
     small = cv2.resize(cloth, (sw, sh), interpolation=cv2.INTER_NEAREST)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(small, connectivity=8)
-    middle = labels[int(sh * a) : int(sh * b), int(sw * a) : int(sw * b)]
-    counts = np.bincount(middle.ravel(), minlength=n)
+    counts = np.bincount(middle(labels).ravel(), minlength=n)
     counts[0] = 0
     pick = int(np.argmax(counts))
     if pick == 0 or stats[pick, cv2.CC_STAT_AREA] < MIN_TABLE_SHARE * small.size:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision_helpers import ON_FLOOR, ON_TABLE, table_on_a_floor
+from vision_helpers import FACE_DOWN, ON_FLOOR, ON_TABLE, table_on_a_floor
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.sim.felt import Felt
@@ -25,6 +25,15 @@ def test_a_still_reports_the_cards_on_its_table_and_not_the_one_on_the_floor():
     assert kept == set(ON_TABLE) & anywhere and set(ON_TABLE) & anywhere, (kept, anywhere)
     mask = table_mask(picture)
     assert mask is not None and not mask[700, 110] and mask[400, 660]
+
+
+def test_DEAL_HOLE_COUNT_a_still_with_the_floor_round_the_table_finds_the_face_down_cards_on_it():
+    # The floor fills most of the picture: the table's colour is taken from the middle of it.
+    picture = table_on_a_floor(face_down=True)
+    down = [f for f in still_cards(Detector(table_in_middle=True).detect(picture), picture, None) if not f.face_up]
+    assert len(down) == len(FACE_DOWN), [(f.centre, f.confidence) for f in down]
+    # Taken from the whole picture, the colour is the floor's and the backs are not found.
+    assert not [f for f in Detector().detect(picture) if not f.face_up]
 
 
 def test_a_picture_that_is_all_table_leaves_nothing_out():

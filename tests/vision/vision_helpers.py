@@ -6,15 +6,17 @@ import cv2
 import numpy as np
 
 from dealer_pi.engine.cards import Card
-from dealer_pi.vision.faces import FaceStyle, render_face
+from dealer_pi.vision.faces import FaceStyle, render_back, render_face
 from dealer_pi.vision.render import Placement, card_homography, compose, felt
 
 ON_TABLE = {"7h": (520, 400, 10), "Ks": (660, 420, -8), "4d": (800, 390, 4)}
 ON_FLOOR = {"9c": (110, 700, 30)}
+FACE_DOWN = [(330, 330, 35), (370, 350, 45), (930, 520, -20)]  # a pair at a seat, and a lone card
 
 
-def table_on_a_floor(seed: int = 3) -> np.ndarray:
-    """Green cloth on an oval table, a wooden floor round it, cards on both."""
+def table_on_a_floor(seed: int = 3, face_down: bool = False) -> np.ndarray:
+    """Green cloth on an oval table, a wooden floor round it, cards on both (and, if asked,
+    :data:`FACE_DOWN` cards on the table)."""
     rng = np.random.default_rng(seed)
     w, h = 1280, 860
     floor = np.empty((h, w, 3), np.uint8)
@@ -31,4 +33,7 @@ def table_on_a_floor(seed: int = 3) -> np.ndarray:
         card = Card.parse(name)
         face, _ = render_face(card, style)
         placements.append(Placement(face, card_homography((x, y), angle, 150), card, True))
+    back = render_back((40, 40, 170), seed)
+    for x, y, angle in FACE_DOWN if face_down else []:
+        placements.append(Placement(back, card_homography((x, y), angle, 150), None, False))
     return compose(picture, placements).frame
