@@ -101,10 +101,13 @@ def is_paper_colour(bgr_colour: np.ndarray) -> bool:
 
 def table_colour(bgr: np.ndarray) -> np.ndarray:
     """The table's colour: the commonest in the middle of the picture, where the table is even
-    when the floor round it fills the corners; the whole picture's where the middle is white card
-    stock (a close-up of cards)."""
-    colour = felt_colour(middle(bgr))
-    return felt_colour(bgr) if is_paper_colour(colour) else colour
+    when the floor round it fills the corners. The whole picture's where the middle is not mostly
+    one colour, or is white card stock: a close-up of cards, not a table."""
+    centre = middle(bgr)
+    colour = felt_colour(centre)
+    if is_paper_colour(colour) or cv2.countNonZero(not_felt(centre, colour)) > 0.5 * centre.shape[0] * centre.shape[1]:
+        return felt_colour(bgr)
+    return colour
 
 
 def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = 45.0) -> np.ndarray:

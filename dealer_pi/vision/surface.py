@@ -24,14 +24,19 @@ from .detect import CardFound, felt_colour, is_paper_colour, middle, not_felt
 # must be a good part of the picture. Where the picture is nearly all table, nothing is left out.
 MIN_TABLE_SHARE = 0.2
 ALL_TABLE_SHARE = 0.97
+FLOOR_CARDS = 2.5  # what reaches the picture's edge and is bigger than this many cards is floor
+TABLE_CARDS = 4.0  # a table is bigger than this many cards
+CARD_ASPECT = 63 / 88
 MARGIN_MM = 40.0  # a card at the rail may overhang the markers' line a little
 
 
 def table_mask(bgr: np.ndarray, card_px: float = 0.0) -> np.ndarray | None:
     """255 on the table, at the picture's size; None where no table stands out from the rest.
 
-    ``card_px``: a card's length, when known. Cards at the table's edge cut notches into the
-    cloth's outline; notches up to that size are closed (and holes of any size are filled).
+    ``card_px``: a card's length, when known (else a guess from the picture's size). The table
+    is the cloth with everything it encloses (the cards lying on it), and with what the picture's
+    edge cuts off too when that is no bigger than a few cards (a card at the edge of the picture);
+    what is bigger and reaches the edge is the floor.
     """
     h, w = bgr.shape[:2]
     colour = felt_colour(middle(bgr))
@@ -46,14 +51,19 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0) -> np.ndarray | None:
     pick = int(np.argmax(counts))
     if pick == 0 or stats[pick, cv2.CC_STAT_AREA] < MIN_TABLE_SHARE * small.size:
         return None
-    region = (labels == pick).astype(np.uint8) * 255
-    k = max(3, int(round((card_px or 0.12 * min(h, w)) / 4)) | 1)
-    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    outlines, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    table = np.zeros_like(region)
-    cv2.drawContours(table, outlines, -1, 255, -1)  # the cards lying on the cloth are its holes
-    if cv2.countNonZero(table) >= ALL_TABLE_SHARE * table.size:
-        return None
+    card = (card_px or 0.12 * min(h, w)) / 4  # at the quarter size worked in here
+    card_area = card * card * CARD_ASPECT
+    rest = (labels != pick).astype(np.uint8)
+    m, parts, pstats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    table = np.full(small.shape, 255, np.uint8)
+    for i in range(1, m):
+        x, y, pw, ph, area = pstats[i]
+        at_edge = x == 0 or y == 0 or x + pw == sw or y + ph == sh
+        if at_edge and area > FLOOR_CARDS * card_area:
+            table[parts == i] = 0
+    share = cv2.countNonZero(table) / table.size
+    if share >= ALL_TABLE_SHARE or cv2.countNonZero(table) < TABLE_CARDS * card_area:
+        return None  # all table; or a "table" a few cards big: a close-up's card, not a table
     return cv2.resize(table, (w, h), interpolation=cv2.INTER_NEAREST)
 
 

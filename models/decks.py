@@ -1,0 +1,164 @@
+"""Card faces and backs rendered from the SVG decks in ``card-assets`` (build time only).
+
+Each design is rendered once with ``rsvg-convert`` (Debian's librsvg2-bin) or,
+when that is missing, the ``cairosvg`` package, into a cache folder. The
+corner index of every face is then found on the upright face itself (the
+top-most ink near the top-left corner is the rank, the next ink below it the
+suit), so scenes made from the face can label what the reader proposes.
+
+Licences: see each deck folder's NOTICE.md; everything the build ships keeps
+their attribution in ``models/NOTICE.md``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from dealer_pi.engine.cards import FULL_DECK, Card
+
+FACE_H = 352  # faces are rendered this tall; widths follow each design's aspect
+
+_SAUL_SUIT = {"c": "club", "d": "diamond", "h": "heart", "s": "spade"}
+_SAUL_RANK = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
+
+
+def _knoll(card: Card) -> str:
+    return f"{'10' if card.rank == 10 else str(card)[0]}{card.suit.upper()}.svg"
+
+
+def _kennard(card: Card) -> str:
+    return f"{str(card)[0]}{card.suit.upper()}.svg"
+
+
+def _saul(card: Card) -> str:
+    return f"{_SAUL_SUIT[card.suit]}{_SAUL_RANK.get(card.rank, str(card.rank))}.svg"
+
+
+@dataclass(frozen=True)
+class Design:
+    """One deck design: where its SVGs are and how each card's file is named."""
+
+    name: str
+    folder: str  # relative to the card-assets root
+    file_of: object  # Card -> file name
+    backs: tuple[str, ...] = ()
+
+
+DESIGNS = {
+    "knoll": Design("knoll", "deck-byron-knoll-public-domain/svg", _knoll),
+    "kennard-2color": Design("kennard-2color", "deck-revk-kennard-cc0/2color", _kennard, ("../back.svg",)),
+    "kennard-2color-bf": Design("kennard-2color-bf", "deck-revk-kennard-cc0/2color-bf", _kennard),
+    "kennard-4color": Design("kennard-4color", "deck-revk-kennard-cc0/4color", _kennard),
+    "kennard-4color-bf": Design("kennard-4color-bf", "deck-revk-kennard-cc0/4color-bf", _kennard),
+    "saulspatz-2color": Design("saulspatz-2color", "deck-saulspatz-jumbo-public-domain/Vertical2", _saul, ("blueBack.svg", "redBack.svg")),
+    "saulspatz-4color": Design("saulspatz-4color", "deck-saulspatz-jumbo-public-domain/Vertical4", _saul),
+}
+# Never rendered into training data: the reader is scored on it as a deck it has never seen.
+HELD_OUT = "knoll"
+
+
+@dataclass(frozen=True)
+class Face:
+    """A rendered face (BGR on white) and its two corner indices as (rank box, suit box), x0 y0 x1 y1."""
+
+    card: Card
+    image: np.ndarray
+    alpha: np.ndarray  # 0..255, the card's shape (rounded corners)
+    index: tuple[tuple[tuple[int, int, int, int], tuple[int, int, int, int]], ...]
+
+
+def _svg_to_png(svg: Path, png: Path, height: int) -> None:
+    png.parent.mkdir(parents=True, exist_ok=True)
+    if shutil.which("rsvg-convert"):
+        subprocess.run(["rsvg-convert", "-h", str(height), "-o", str(png), str(svg)], check=True, capture_output=True)
+        return
+    import cairosvg  # type: ignore[import-not-found]
+
+    cairosvg.svg2png(url=str(svg), write_to=str(png), output_height=height)
+
+
+def _load(svg: Path, cache: Path) -> tuple[np.ndarray, np.ndarray]:
+    png = cache / (svg.parent.name + "-" + svg.stem + ".png")
+    if not png.exists():
+        _svg_to_png(svg, png, FACE_H)
+    img = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+    if img is None or img.ndim != 3:
+        raise ValueError(f"{svg}: rendering gave no picture")
+    if img.shape[2] == 3:
+        return img, np.full(img.shape[:2], 255, np.uint8)
+    a = img[..., 3:].astype(np.float32) / 255.0
+    bgr = (img[..., :3].astype(np.float32) * a + 255.0 * (1 - a)).astype(np.uint8)
+    return bgr, img[..., 3].copy()
+
+
+def find_index(face: np.ndarray) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    """The top-left corner index of an upright face: (rank box, suit box).
+
+    The rank is the top-most ink near the top-left corner (with a glyph beside it
+    at the same height for "10"), the suit the next ink below it.
+    """
+    h, w = face.shape[:2]
+    grey = face.min(axis=2)
+    ink = (grey < 170).astype(np.uint8)
+    ink[:4] = 0  # the card's printed outline would join glyphs that touch it
+    ink[:, :4] = 0
+    n, _, st, _ = cv2.connectedComponentsWithStats(ink, 8)
+    comps = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in st[i])
+        if area < 20 or bh < 8 or bw > 0.3 * w or bh > 0.3 * h or x > 0.3 * w or y > 0.4 * h:
+            continue
+        comps.append((y, x, x + bw, y + bh))
+    if not comps:
+        raise ValueError("no index ink near the top-left corner")
+    comps.sort()
+    top = comps[0]
+    th = top[3] - top[0]
+    # "10" is two glyphs side by side, of about the same height.
+    rank = [c for c in comps if abs(c[0] - top[0]) < 0.3 * th and 0.7 * th < c[3] - c[0] < 1.4 * th and c[1] < top[2] + 0.4 * th]
+    rx0, ry0 = min(c[1] for c in rank), min(c[0] for c in rank)
+    rx1, ry1 = max(c[2] for c in rank), max(c[3] for c in rank)
+    below = [c for c in comps if c[0] >= ry0 + 0.6 * (ry1 - ry0) and c[1] < rx1 and c[2] > rx0 and c not in rank]
+    if not below:
+        raise ValueError("no suit under the rank")
+    s = min(below)
+    return (rx0, ry0, rx1, ry1), (s[1], s[0], s[2], s[3])
+
+
+def turned(box: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int]:
+    """A box on the face turned half a turn (the bottom-right index)."""
+    return (w - box[2], h - box[3], w - box[0], h - box[1])
+
+
+def render_design(root: Path, design: Design, cache: Path) -> list[Face]:
+    """All 52 faces of ``design``; each with both corner indices."""
+    out = []
+    for card in FULL_DECK:
+        img, alpha = _load(root / design.folder / design.file_of(card), cache)  # type: ignore[operator]
+        h, w = img.shape[:2]
+        try:
+            rank, suit = find_index(img)
+        except ValueError:
+            # Glyphs that touch (a court card's rank and suit in one ink blob): the face is still
+            # drawn into scenes, but what the reader proposes on it is not used for training.
+            out.append(Face(card, img, alpha, ()))
+            continue
+        out.append(Face(card, img, alpha, ((rank, suit), (turned(rank, w, h), turned(suit, w, h)))))
+    return out
+
+
+def render_backs(root: Path, cache: Path) -> list[np.ndarray]:
+    """The designs' own back pictures (BGR)."""
+    out = []
+    for design in DESIGNS.values():
+        if design.name == HELD_OUT:
+            continue
+        for b in design.backs:
+            out.append(_load((root / design.folder / b).resolve(), cache)[0])
+    return out
