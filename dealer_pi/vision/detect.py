@@ -81,6 +81,38 @@ def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
     return (float(c[0]), float(c[1])), pts
 
 
+# The offset from one corner index to the opposite one, in index units, on the decks the card
+# shape above was measured on; other decks print their index larger or smaller than these.
+DIAGONAL_U = (CARD_W_U - 2 * RANK_X_U, CARD_H_U - 2 * RANK_Y_U)
+
+
+def opposite_corners(a: IndexRead, b: IndexRead) -> bool:
+    """Whether ``b`` can be the index in the corner opposite ``a`` on one card: turned half a
+    turn, below and to the right of ``a`` as ``a`` reads, at a card's aspect, and no more than
+    twice as far as ``a``'s size implies (decks print their index at different sizes)."""
+    (dx, dy), (ex, ey) = a.down, b.down
+    if dx * ex + dy * ey > -0.8:
+        return False
+    vx, vy = b.rank_xy[0] - a.rank_xy[0], b.rank_xy[1] - a.rank_xy[1]
+    along = vx * dx + vy * dy  # towards a's bottom edge
+    across = vx * dy - vy * dx  # towards a's right edge
+    if along <= 0 or across <= 0:
+        return False
+    expected = math.hypot(*DIAGONAL_U) * _unit(a)
+    aspect = DIAGONAL_U[1] / DIAGONAL_U[0]
+    return 0.6 * aspect < along / across < 1.6 * aspect and 0.6 * expected < math.hypot(vx, vy) < 2 * expected
+
+
+def outline_from_corners(a: IndexRead, b: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
+    """The card both opposite indices belong to: its centre midway between them (a card is the
+    same turned half a turn), its size from their distance, whatever size the deck prints them."""
+    cx, cy = (a.rank_xy[0] + b.rank_xy[0]) / 2, (a.rank_xy[1] + b.rank_xy[1]) / 2
+    _, pts = outline_from_read(a)
+    own = pts.mean(axis=0)
+    scale = math.dist(a.rank_xy, b.rank_xy) / (math.hypot(*DIAGONAL_U) * _unit(a))
+    return (cx, cy), ((pts - own) * scale + np.array([cx, cy], np.float32)).astype(np.float32)
+
+
 def felt_colour(bgr: np.ndarray) -> np.ndarray:
     """The commonest colour of ``bgr``: its median."""
     small = bgr[::8, ::8].reshape(-1, 3)
@@ -234,7 +266,7 @@ class Detector:
                 c, _ = outline_from_read(r)
                 for g in groups:
                     gc, _ = outline_from_read(g[0])
-                    if math.dist(c, gc) < 0.5 * CARD_H_U * _unit(g[0]):
+                    if math.dist(c, gc) < 0.5 * CARD_H_U * _unit(g[0]) or opposite_corners(g[0], r):
                         g.append(r)
                         break
                 else:
@@ -246,7 +278,9 @@ class Detector:
                     # Only another corner is fresh evidence, not the same glyphs read twice.
                     if all(math.dist(r.rank_xy, o.rank_xy) > 2 * o.size for o in corners):
                         corners.append(r)
-                if len(corners) > 1:
+                if len(corners) > 1 and opposite_corners(corners[0], corners[1]):
+                    centre, pts = outline_from_corners(corners[0], corners[1])
+                elif len(corners) > 1:
                     # Two corners: the card's centre is midway between their estimates.
                     c2, _ = outline_from_read(corners[1])
                     shift = ((c2[0] - centre[0]) / 2, (c2[1] - centre[1]) / 2)

@@ -34,9 +34,10 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0) -> np.ndarray | None:
     """255 on the table, at the picture's size; None where no table stands out from the rest.
 
     ``card_px``: a card's length, when known (else a guess from the picture's size). The table
-    is the cloth with everything it encloses (the cards lying on it), and with what the picture's
-    edge cuts off too when that is no bigger than a few cards (a card at the edge of the picture);
-    what is bigger and reaches the edge is the floor.
+    is the cloth with everything it encloses (the cards lying on it), with what the picture's
+    edge cuts off too when that is no bigger than a few cards (a card at the edge of the picture),
+    and with the notches that cards against the rail cut into its outline; what is bigger and
+    reaches the edge is the floor.
     """
     h, w = bgr.shape[:2]
     colour = felt_colour(middle(bgr))
@@ -61,6 +62,10 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0) -> np.ndarray | None:
         at_edge = x == 0 or y == 0 or x + pw == sw or y + ph == sh
         if at_edge and area > FLOOR_CARDS * card_area:
             table[parts == i] = 0
+    # A card lying against the rail joins the rail, and so the floor: the notch it cuts into the
+    # table's outline is closed.
+    k = 2 * int(1.2 * card) + 1
+    table = cv2.morphologyEx(table, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     share = cv2.countNonZero(table) / table.size
     if share >= ALL_TABLE_SHARE or cv2.countNonZero(table) < TABLE_CARDS * card_area:
         return None  # all table; or a "table" a few cards big: a close-up's card, not a table
@@ -68,9 +73,11 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0) -> np.ndarray | None:
 
 
 def card_length(cards: Sequence[CardFound]) -> float:
-    """The median card's longer side in pixels (0 when there is no card)."""
+    """The median card's longer side in pixels (0 when there is no card): of the named cards
+    when there are some (an unread fragment, a chip, is no measure of a card)."""
+    named = [c for c in cards if c.card is not None] or list(cards)
     sides = [max(np.hypot(*np.subtract(c.corners[i], c.corners[(i + 1) % 4])) for i in range(4))
-             for c in cards if len(c.corners) == 4]
+             for c in named if len(c.corners) == 4]
     return float(np.median(sides)) if sides else 0.0
 
 

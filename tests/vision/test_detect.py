@@ -79,3 +79,35 @@ def test_DEAL_HOLE_COUNT_a_face_down_pair_crossed_at_an_angle_is_two_cards_not_c
     found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "seat-face-down-pair.png")))
     down = [f for f in found if not f.face_up]
     assert len(down) == 2 and len(found) == 2, [(f.face_up, f.centre) for f in found]
+
+
+def _read(card: str, rank_xy: tuple[float, float], down: tuple[float, float], unit: float = 20.0):
+    from dealer_pi.vision.recogniser import IndexRead
+
+    c = Card.parse(card)
+    suit_xy = (rank_xy[0] + down[0] * unit, rank_xy[1] + down[1] * unit)
+    return IndexRead(c, 0.8, rank_xy, suit_xy, 15.0, c)
+
+
+def test_DEAL_DECK_both_corners_of_a_card_whose_index_is_printed_small_are_one_card():
+    # A deck whose card is 1.8 times as big as its index implies on the decks the shape was
+    # measured on: the two corners' own estimates of the card do not meet, but they are
+    # each other's opposite corner, so they are one card (two would be a duplicate-card alarm).
+    from dealer_pi.vision.detect import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U
+
+    k, u = 1.8, 20.0
+    a = _read("7h", (100.0, 100.0), (0.0, 1.0), u)
+    across, along = (CARD_W_U - 2 * RANK_X_U) * u * k, (CARD_H_U - 2 * RANK_Y_U) * u * k
+    b = _read("7h", (100.0 + across, 100.0 + along), (0.0, -1.0), u)
+    found = Detector()._group_reads([a, b])
+    assert len(found) == 1, [(f.card, f.centre) for f in found]
+    card = found[0]
+    assert card.card == Card.parse("7h") and card.confidence > 0.95  # two corners vote
+    assert math.dist(card.centre, (100.0 + across / 2, 100.0 + along / 2)) < 1.0
+
+
+def test_DEAL_DECK_two_cards_of_one_name_side_by_side_stay_two():
+    # The same reads, but the second card lies the same way up beside the first: a real duplicate.
+    a = _read("7h", (100.0, 100.0), (0.0, 1.0))
+    b = _read("7h", (400.0, 100.0), (0.0, 1.0))
+    assert len(Detector()._group_reads([a, b])) == 2
