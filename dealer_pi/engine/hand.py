@@ -327,6 +327,20 @@ def _deal_board(st: HandState, cards: tuple[Card, ...], out: list[Outcome] | Non
     betting.start_street(st, out)
 
 
+def kill_reasons(profile: RuleProfile) -> tuple[KillReason, ...]:
+    """The reasons a hand may be killed for under ``profile``: a hole card shown on purpose kills
+    it only where the profile follows 002 §6.8 (elsewhere the hand stays in play, 000 §40).
+
+    >>> from dealer_pi.engine.profiles import PROFILES
+    >>> KillReason.DELIBERATE_SHOW in kill_reasons(PROFILES["standard"])
+    False
+    >>> KillReason.DELIBERATE_SHOW in kill_reasons(PROFILES["house-pig"])
+    True
+    """
+    half_pot = profile.deliberate_show_penalty == "half-pot"
+    return tuple(r for r in KillReason if r is not KillReason.DELIBERATE_SHOW or half_pot)
+
+
 def _kill(st: HandState, seat: int, rule: str, reason: KillReason | None, out: list[Outcome] | None) -> None:
     """A dead hand folds whatever the turn (POT-DEAD-HAND: BET-CLOCK, TABLE-AWAY, POT-MUCK...).
 
@@ -346,7 +360,7 @@ def _kill(st: HandState, seat: int, rule: str, reason: KillReason | None, out: l
     if st.phase is _SHOWDOWN and st.shown[i] is not None:
         raise RuleViolation("POT-DEAD-HAND", f"seat {seat}'s hand is tabled at the showdown: cards speak, "
                                              "it cannot be killed (000 §34)")
-    if rule == "DEAL-PLAYER-EXPOSED" and st.profile.deliberate_show_penalty != "half-pot":
+    if rule == "DEAL-PLAYER-EXPOSED" and KillReason.DELIBERATE_SHOW not in kill_reasons(st.profile):
         raise RuleViolation(rule, f"under the {st.profile.name} rules an exposed card stays in play and the "
                                   "hand is not killed (000 §40); announce the card")
     if st.phase is _BETTING:

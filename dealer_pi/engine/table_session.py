@@ -66,7 +66,7 @@ from .events import (
 )
 from .events import Event as EngineEvent
 from .events import event_to_dict as engine_event_to_dict
-from .hand import apply_events, start_hand
+from .hand import apply_events, kill_reasons, start_hand
 from .legal import LegalActions, legal_actions
 from .monitor.alerts import (
     AlertConfirmed,
@@ -618,6 +618,7 @@ class TableSession:
         out: dict[str, Any] = {
             "table": {
                 "profile": self._profile.name, "structure": self._setup.structure.value,
+                "kill_reasons": [r.value for r in kill_reasons(self._profile)],
                 "blinds": [level[0], level[1]], "ante": level[2], "button": st.setup.button,
                 "hand_number": s.hand_no, "seats": self._seats(table, deal.hole_counts),
             },

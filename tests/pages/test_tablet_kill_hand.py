@@ -71,7 +71,7 @@ def test_POT_DEAD_HAND_clock_kill_from_the_tablet_folds_the_seat_and_returns_its
         expect(choice.locator("input")).to_have_attribute("data-rule", KILL_RULES[reason])
     expect(sheet.locator('label:has(input[value="clock"])')).to_have_text("Clock ran out (BET-CLOCK)")
     expect(sheet.locator('input[name="kill-reason"]:checked')).to_have_count(0)  # no reason is chosen for the dealer
-    big_enough(tablet, "#kill .choice")
+    big_enough(tablet, "#kill .choice:not([hidden])")
     big_enough(tablet, "#kill-ok, #kill-cancel, #kill-open")
 
     # No reason chosen: the sheet asks for one and sends nothing.
@@ -140,17 +140,41 @@ def test_POT_DEAD_HAND_kill_sheet_fits_an_upright_tablet(context: Any, table: Li
     tablet.click("#kill-open")
     for selector in ("#kill-ok", "#kill-cancel", 'label:has(input[value="dealer-kill"])'):
         expect(tablet.locator(selector)).to_be_in_viewport(ratio=1)
-    big_enough(tablet, "#kill .choice")
+    big_enough(tablet, "#kill .choice:not([hidden])")
     shot(tablet, "dealer-tablet-kill-hand-portrait")
+
+
+def test_DEAL_PLAYER_EXPOSED_the_kill_sheet_offers_a_deliberate_show_only_where_the_rules_kill_for_it(
+        context: Any, table: LiveTable) -> None:
+    deliberate = '#kill label:has(input[value="deliberate-show"])'
+    deal_hole_cards(table)
+    tablet = open_tablet(context, table)
+    # Standard rules: a card shown on purpose leaves the hand in play (000 §40), so it is no choice.
+    assert "deliberate-show" not in table.state()["table"]["table"]["kill_reasons"]
+    tablet.click("#kill-open")
+    expect(tablet.locator(deliberate)).to_be_hidden()
+    expect(tablet.locator('#kill label:has(input[value="clock"])')).to_be_visible()
+    tablet.click("#kill-cancel")
+    # The house's rules kill it, half the pot the penalty (002 §6.8): the choice is there.
+    status, _ = table.request("POST", "/api/setup?void_hand=1", dict(H.SETUP, profile="house-pig"))
+    assert status == 200
+    assert "deliberate-show" in table.state()["table"]["table"]["kill_reasons"]
+    deal_hole_cards(table)
+    expect(tablet.locator("#kill-open")).to_be_enabled()
+    tablet.click("#kill-open")
+    expect(tablet.locator(deliberate)).to_be_visible()
 
 
 def test_POT_DEAD_HAND_refusals_show_the_rule_and_never_a_card(context: Any, table: LiveTable) -> None:
     deal_hole_cards(table)
     tablet = open_tablet(context, table)
-    # Under the standard rules a card shown on purpose does not kill the hand (000 §40): the server refuses.
+    # The server has the last word: a kill the rules refuse (here a deliberate show under the standard
+    # rules, 000 §40, sent as an older tablet would) is refused, and the tablet shows why.
     before = table.state()["last_event_id"]
+    context.route("**/api/observations", lambda route: route.continue_(
+        post_data=route.request.post_data.replace('"clock"', '"deliberate-show"')))
     tablet.click("#kill-open")
-    tablet.locator('#kill label:has(input[value="deliberate-show"])').click()
+    tablet.locator('#kill label:has(input[value="clock"])').click()
     tablet.click("#kill-ok")
     tablet.click("#confirm-yes")
     expect(tablet.locator("#msg")).to_contain_text("DEAL-PLAYER-EXPOSED")
@@ -159,6 +183,7 @@ def test_POT_DEAD_HAND_refusals_show_the_rule_and_never_a_card(context: Any, tab
     assert table.state()["last_event_id"] == before and seats(table)["1"]["folded"] is False
 
     # A refusal that names cards (as some engine messages can) is shown without them.
+    context.unroute("**/api/observations")
     leak = "seat 1 has no live hand to kill: it holds " + " ".join(HOLE_CODES[:2]) + ", 10h and the burn Td"
     context.route("**/api/observations", lambda route: route.fulfill(
         status=409, content_type="application/json",

@@ -668,7 +668,12 @@
     $("kill-seats").dataset.key = "";
     document.querySelectorAll('input[name="kill-seat"]').forEach(function (r) { r.checked = false; });
     fillKillSeats(v);
-    document.querySelectorAll('input[name="kill-reason"]').forEach(function (r) { r.checked = false; });
+    // Only the reasons this table's rules accept (a card shown on purpose kills a hand only under 002 §6.8).
+    var allowed = v.killReasons || [];
+    document.querySelectorAll('input[name="kill-reason"]').forEach(function (r) {
+      r.checked = false;
+      r.closest("label").hidden = allowed.indexOf(r.value) < 0;
+    });
     $("kill-hint").textContent = "";
     $("kill-hint").classList.remove("bad");
     $("kill").hidden = false;

@@ -467,6 +467,7 @@
       tableName: pick(table, ["name"], pick(snap, ["table_name"], "")),
       profile: pick(table, ["profile"], ""),
       structure: pick(table, ["structure"], ""),
+      killReasons: pick(table, ["kill_reasons"], []) || [],
       smallBlind: Array.isArray(blinds) ? blinds[0] : pick(table, ["small_blind"], null),
       bigBlind: Array.isArray(blinds) ? blinds[1] : pick(table, ["big_blind"], null),
       ante: pick(table, ["ante"], 0),
