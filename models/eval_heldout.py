@@ -107,7 +107,7 @@ def enrol_design(faces: list[Face], seed: int):  # type: ignore[no-untyped-def]
     return enrolment
 
 
-def score(found: list[CardFound], truth, card_h: float) -> dict[str, int]:
+def score(found: list[CardFound], truth, card_h: float, size: tuple[int, int]) -> dict[str, int]:
     cards = [c for c, _, on in truth if c is not None and on]
     off = [p for c, p, on in truth if not on]
     named = [f.card for f in found if f.card is not None]
@@ -123,7 +123,8 @@ def score(found: list[CardFound], truth, card_h: float) -> dict[str, int]:
         "down_seen": downs_seen,
         "down_exact": int(downs_seen == downs_true),
         "off_table_reported": sum(1 for f in found if any(math.dist(f.centre, p) < 0.6 * card_h for p in off)),
-        "outside_picture": sum(1 for f in found if not (0 <= f.centre[0] and 0 <= f.centre[1])),
+        "outside_picture": sum(1 for f in found for x, y in (f.centre, *f.corners)
+                               if not (0 <= x < size[0] and 0 <= y < size[1])),
     }
 
 
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.whole_picture:
             found = still_cards(found, frame, None)
         t += time.perf_counter() - t0
-        s = score(found, truth, args.card_height)
+        s = score(found, truth, args.card_height, (w, h))
         for k, v in s.items():
             total[k] = total.get(k, 0) + v
         if args.save:

@@ -126,18 +126,26 @@ def middle(bgr: np.ndarray) -> np.ndarray:
     return bgr[int(h * a) : int(h * b), int(w * a) : int(w * b)]
 
 
-def is_paper_colour(bgr_colour: np.ndarray) -> bool:
-    hsv = cv2.cvtColor(bgr_colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
-    return bool(hsv[1] < 40 and hsv[2] > 150)
+def _hsv(bgr_colour: np.ndarray) -> np.ndarray:
+    """One colour's hue, saturation and value, as OpenCV scales them."""
+    return cv2.cvtColor(bgr_colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+
+
+def middle_colour(bgr: np.ndarray) -> np.ndarray | None:
+    """The commonest colour in the middle of the picture; None where it is white card stock (the
+    middle of a close-up of cards is a card, not a table)."""
+    colour = felt_colour(middle(bgr))
+    hsv = _hsv(colour)
+    return None if hsv[1] < 40 and hsv[2] > 150 else colour
 
 
 def table_colour(bgr: np.ndarray) -> np.ndarray:
     """The table's colour: the commonest in the middle of the picture, where the table is even
     when the floor round it fills the corners. The whole picture's where the middle is not mostly
     one colour, or is white card stock: a close-up of cards, not a table."""
+    colour = middle_colour(bgr)
     centre = middle(bgr)
-    colour = felt_colour(centre)
-    if is_paper_colour(colour) or cv2.countNonZero(not_felt(centre, colour)) > 0.5 * centre.shape[0] * centre.shape[1]:
+    if colour is None or cv2.countNonZero(not_felt(centre, colour)) > 0.5 * centre.shape[0] * centre.shape[1]:
         return felt_colour(bgr)
     return colour
 
@@ -157,7 +165,7 @@ def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = 45.0) -> np.n
 
 def is_felt_like(felt: np.ndarray) -> bool:
     """Coloured cloth (green, blue, red felt) as opposed to a white or grey desk."""
-    hsv = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+    hsv = _hsv(felt)
     return bool(hsv[1] > 70 and hsv[2] > 40)
 
 

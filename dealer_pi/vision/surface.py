@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
-from .detect import CardFound, felt_colour, is_paper_colour, middle, not_felt
+from .detect import CardFound, middle, middle_colour, not_felt
 
 # The table is the picture's subject: its colour is the one in the middle of the picture, and it
 # must be a good part of the picture. Where the picture is nearly all table, nothing is left out.
@@ -40,8 +40,8 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0) -> np.ndarray | None:
     reaches the edge is the floor.
     """
     h, w = bgr.shape[:2]
-    colour = felt_colour(middle(bgr))
-    if is_paper_colour(colour):
+    colour = middle_colour(bgr)
+    if colour is None:
         return None  # white card stock in the middle: a close-up of cards, not a table
     cloth = cv2.bitwise_not(not_felt(bgr, colour))
     sh, sw = max(1, h // 4), max(1, w // 4)
