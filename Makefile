@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: test demo demo-floor typecheck browser broker bench install clean
+.PHONY: test demo demo-floor typecheck browser broker bench install clean reader
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,12 @@ demo-floor: $(STAMP) broker
 
 bench: $(STAMP)
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+# Build the convolutional card reader (models/index_cnn.*) with PyTorch on the CPU: about 15 min
+# on 2 cores. Only this target installs the `train` extra; nothing at run time imports torch.
+reader: $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,train]'
+	PYTHONPATH=. $(PY) models/make_index_cnn.py --cache build/models/synth.npz
 
 clean:
 	rm -rf $(VENV) build *.egg-info
@@ -89,7 +95,7 @@ install-share:
 	rm -rf $(ISHARE)/web $(ISHARE)/docs
 	install -d $(ISHARE)/models
 	cp -R web docs $(ISHARE)/
-	install -m 0644 models/index_mlp.npz models/REPORT.md $(ISHARE)/models/
+	install -m 0644 models/index_cnn.onnx models/index_cnn.npz models/index_mlp.npz models/REPORT.md $(ISHARE)/models/
 
 # dealer-pi.service is enabled by install-enable; dealer-pi-floor.service only on the floor's machine, by hand.
 install-units:

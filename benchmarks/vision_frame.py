@@ -8,6 +8,11 @@ textbook pipeline (grey, adaptive threshold, contours, a perspective warp of
 each card-shaped contour), with no recognition at all, timed on the same
 frames in the same run, frame by frame in turn with the full pipeline. The
 ratio says what reading the cards costs on top.
+
+The network's own share: every glyph pair the index finder proposes in a
+frame goes through the convolutional reader (its ONNX branches in
+onnxruntime, as shipped, and the same file in ``cv2.dnn`` for comparison) and
+through the two-layer reader it replaced; milliseconds per frame and per card.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import Detector
+from dealer_pi.vision.glyphs import GlyphParams, features, find_blobs, hypotheses_from_blobs
+from dealer_pi.vision.recogniser import REFERENCE_MODEL, IndexModel
 from dealer_pi.vision.pipeline import PixelZones, VisionPipeline
 from dealer_pi.vision.render import default_zone_centres, render_table_frame
 
@@ -90,7 +97,40 @@ def main() -> int:
     print(f"full pipeline:      {full_ms:7.1f} ms/frame (median; p90 {sorted(full)[int(0.9 * len(full))]:.1f})")
     print(f"reference pipeline: {ref_ms:7.1f} ms/frame (grey, adaptive threshold, contours, warp each card)")
     print(f"ratio full/reference: {full_ms / ref_ms:.1f}x")
+    network_cost(frames)
     return 0
+
+
+def network_cost(frames: list[np.ndarray], cards: int = 10) -> None:
+    """The reader's networks alone, on the pairs each frame's index finder proposes, taking turns per frame."""
+    params = GlyphParams()
+    rows = []
+    for f in frames:
+        blobs = find_blobs(f, params)
+        rows.append(features(blobs, hypotheses_from_blobs(blobs, params)))
+    cnn, mlp = IndexModel.load(), IndexModel.load(REFERENCE_MODEL)
+    assert cnn.trunk is not None
+    net = cv2.dnn.readNetFromONNX(str(cnn.trunk.path))
+
+    def dnn_probs(x: np.ndarray) -> None:
+        net.setInput(np.ascontiguousarray(x[:, : -6].reshape(-1, 2, 20, 20)))
+        rank, suit = net.forward(["rank_embedding", "suit_embedding"])
+        cnn.rank.probs(np.hstack([rank, x[:, -6:]]))
+        cnn.suit.probs(np.hstack([suit, x[:, -6:]]))
+
+    runs: dict[str, list[float]] = {"cnn (onnxruntime)": [], "cnn (cv2.dnn)": [], "two-layer (numpy)": []}
+    for x in rows:
+        for name, fn in (("cnn (onnxruntime)", cnn.probs), ("cnn (cv2.dnn)", dnn_probs), ("two-layer (numpy)", mlp.probs)):
+            t0 = time.perf_counter()
+            fn(x)
+            runs[name].append((time.perf_counter() - t0) * 1000)
+    pairs = statistics.median(len(x) for x in rows)
+    print(f"reader networks on the {pairs:.0f} glyph pairs proposed per frame (median), {cards} cards:")
+    med = {k: statistics.median(v) for k, v in runs.items()}
+    for name, ms in med.items():
+        print(f"  {name:18s} {ms:6.2f} ms/frame, {ms / cards:.3f} ms/card")
+    print(f"ratio cnn onnxruntime / cv2.dnn: {med['cnn (onnxruntime)'] / med['cnn (cv2.dnn)']:.2f}x; "
+          f"cnn / two-layer: {med['cnn (onnxruntime)'] / med['two-layer (numpy)']:.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,15 +1,21 @@
-"""Naming corner indices: a small two-layer network, plus what a venue enrolled.
+"""Naming corner indices: a small convolutional network, plus what a venue enrolled.
 
-Two small networks (``models/index_mlp.npz``, made by
-``models/make_index_model.py``) look at one
-:class:`~dealer_pi.vision.glyphs.Hypothesis`: the rank network names the
-upper glyph (2..A, or "not a rank"), the suit network the lower one (c, d, h,
-s, or "not a suit"); the card's confidence is the product. Each runs as two
-matrix products in numpy, so the Pi needs nothing beyond OpenCV and numpy.
+The shipped reader (``models/index_cnn.onnx`` and ``models/index_cnn.npz``,
+made by ``models/make_index_cnn.py``) looks at one
+:class:`~dealer_pi.vision.glyphs.Hypothesis`: each glyph, turned upright, goes
+through its own small convolutional branch (ONNX, run by onnxruntime on one
+thread); on top, the rank head names the upper glyph (2..A, or "not a rank"),
+the suit head the lower one (c, d, h, s, or "not a suit"), each one hidden
+layer in numpy on [embedding, geometry]; the card's confidence is the product.
+Its temperature was fitted on held-back examples, so a read's confidence is
+how often such a read is right. The older two-layer reader
+(``models/index_mlp.npz``, no branches: the heads look at the glyph cells
+themselves) still loads, as the reference the benchmarks compare against.
 
 Enrolment (:class:`Enrolment`) keeps glyph pairs of the venue's own deck with
-their cards (and pairs that are not indices) and fine-tunes both networks on
-them, which adapts the reader to a deck whose font the networks never saw.
+their cards (and pairs that are not indices) and fine-tunes both heads on
+them, which adapts the reader to a deck whose font it never saw; the branches
+stay as shipped, so this runs in numpy on the Pi.
 
 A read below ``min_confidence`` is reported with ``card=None``: unknown is
 safer than a guess.
@@ -18,7 +24,9 @@ safer than a guess.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +52,8 @@ from .glyphs import (
 RANKS = 13  # rank classes 0..12 are 2..A; 13 is "not a rank"
 SUITS = 4  # suit classes in Card order c, d, h, s; 4 is "not a suit"
 MODEL_DIR = shipped("models")
-DEFAULT_MODEL = MODEL_DIR / "index_mlp.npz"
+DEFAULT_MODEL = MODEL_DIR / "index_cnn.npz"
+REFERENCE_MODEL = MODEL_DIR / "index_mlp.npz"  # the two-layer reader the benchmarks compare against
 _G = GRID * GRID
 
 
@@ -116,30 +125,102 @@ class Mlp:
         return e / e.sum(axis=1, keepdims=True)
 
 
+_sessions: dict[tuple[str, str], Any] = {}
+_sessions_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Trunk:
+    """The convolutional glyph branches: an ONNX file, named with its SHA-256 so that heads
+    trained on other branches are refused. Pickles as its path (for worker processes)."""
+
+    path: Path
+    sha256: str
+
+    def session(self) -> Any:
+        key = (str(self.path), self.sha256)
+        with _sessions_lock:
+            if key not in _sessions:
+                import onnxruntime as ort  # only where a convolutional reader is loaded
+
+                try:
+                    data = self.path.read_bytes()
+                except OSError as exc:
+                    raise ModelError(f"{self.path}: cannot read the reader's branches ({exc})") from exc
+                if hashlib.sha256(data).hexdigest() != self.sha256:
+                    raise ModelError(f"{self.path}: these branches are not the ones the heads were trained on")
+                opts = ort.SessionOptions()
+                # One thread: the camera loop owns a core, and small batches gain nothing from more.
+                opts.intra_op_num_threads = 1
+                opts.inter_op_num_threads = 1
+                opts.log_severity_level = 3
+                try:
+                    _sessions[key] = ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"])
+                except Exception as exc:  # onnxruntime raises its own error types for a bad file
+                    raise ModelError(f"{self.path}: not a readable ONNX model ({exc})") from exc
+            return _sessions[key]
+
+    def embed(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit glyph embeddings of feature rows."""
+        glyphs = np.ascontiguousarray(feats[:, : 2 * _G].reshape(-1, 2, GRID, GRID), np.float32)
+        rank, suit = self.session().run(None, {"glyphs": glyphs})
+        return rank, suit
+
+
 @dataclass
 class IndexModel:
-    """The rank network (14 classes) and the suit network (5 classes)."""
+    """The rank head (14 classes) and the suit head (5 classes), on the convolutional
+    branches' embeddings when there is a ``trunk``, else on the glyph cells themselves."""
 
     rank: Mlp
     suit: Mlp
+    trunk: Trunk | None = None
 
     @staticmethod
     def load(path: str | Path = DEFAULT_MODEL) -> IndexModel:
         p = Path(path)
         try:
             with np.load(p) as z:
-                model = IndexModel(Mlp.from_arrays(z, "rank_"), Mlp.from_arrays(z, "suit_"))
+                model = IndexModel.from_arrays(z, p)
         except (OSError, KeyError, ValueError) as exc:
             raise ModelError(f"{p}: cannot load the index model ({exc})") from exc
         if model.rank.w2.shape[1] != RANKS + 1 or model.suit.w2.shape[1] != SUITS + 1:
             raise ModelError(f"{p}: the index model has the wrong number of classes")
+        if model.trunk is not None:
+            model.trunk.session()  # a missing or altered ONNX file is found now, not at the first frame
         return model
 
+    @staticmethod
+    def from_arrays(z: Any, where: Path) -> IndexModel:
+        """Heads, and the branches they were trained on: an ONNX file beside ``where``, or the shipped one."""
+        trunk = None
+        if "trunk_sha256" in z:
+            name = str(z["trunk_file"])
+            local = where.parent / name
+            trunk = Trunk(local if local.exists() else MODEL_DIR / name, str(z["trunk_sha256"]))
+        return IndexModel(Mlp.from_arrays(z, "rank_"), Mlp.from_arrays(z, "suit_"), trunk)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        out = {**self.rank.arrays("rank_"), **self.suit.arrays("suit_")}
+        if self.trunk is not None:
+            out["trunk_file"] = np.array(self.trunk.path.name)
+            out["trunk_sha256"] = np.array(self.trunk.sha256)
+        return out
+
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, **self.rank.arrays("rank_"), **self.suit.arrays("suit_"))
+        np.savez_compressed(path, **self.arrays())
+
+    def parts(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """What the rank head and the suit head look at."""
+        if self.trunk is None:
+            return rank_part(feats), suit_part(feats)
+        rank, suit = self.trunk.embed(feats)
+        geom = feats[:, 2 * _G :]
+        return np.hstack([rank, geom]), np.hstack([suit, geom])
 
     def probs(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.rank.probs(rank_part(feats)), self.suit.probs(suit_part(feats))
+        rank_in, suit_in = self.parts(feats)
+        return self.rank.probs(rank_in), self.suit.probs(suit_in)
 
 
 # Still pictures (no size known, no time to vote over frames): also read at half and double size, where
@@ -190,7 +271,7 @@ class Enrolment:
         return self.model
 
     def save(self, path: str | Path) -> None:
-        extra = {**self.model.rank.arrays("rank_"), **self.model.suit.arrays("suit_")} if self.model else {}
+        extra = self.model.arrays() if self.model else {}
         np.savez_compressed(path, rows=self.rows.astype(np.float16), labels=self.labels, **extra)
 
     @staticmethod
@@ -199,7 +280,7 @@ class Enrolment:
         try:
             with np.load(p) as z:
                 rows, labels = np.asarray(z["rows"], np.float32), np.asarray(z["labels"], np.int64)
-                model = IndexModel(Mlp.from_arrays(z, "rank_"), Mlp.from_arrays(z, "suit_")) if "rank_w1" in z else None
+                model = IndexModel.from_arrays(z, p) if "rank_w1" in z else None
         except (OSError, KeyError, ValueError) as exc:
             raise ModelError(f"{p}: cannot load the enrolment ({exc})") from exc
         if rows.ndim != 2 or rows.shape[1] != FEATURES or len(rows) != len(labels) or (len(labels) and (labels.min() < 0 or labels.max() > NOT_INDEX)):

@@ -95,14 +95,20 @@ def fit_index_model(
     lr: float = 2e-3,
     log: Callable[[str], None] | None = None,
 ) -> IndexModel:
-    """Both networks from feature rows and card labels (``Card.index`` or ``NOT_INDEX``): rank first, then suit."""
+    """Both heads from feature rows and card labels (``Card.index`` or ``NOT_INDEX``): rank first, then suit.
+
+    From scratch, the heads look at the glyph cells (the two-layer reader); from
+    a ``start`` with convolutional branches, they look at its embeddings, and
+    the branches stay as they are.
+    """
     yr, ys = rank_suit_labels(y)
+    rank_x, suit_x = start.parts(x) if start is not None else (rank_part(x), suit_part(x))
     nets = []
-    for name, part, labels, n, begin in (
-        ("rank", rank_part, yr, RANKS + 1, start.rank if start else None),
-        ("suit", suit_part, ys, SUITS + 1, start.suit if start else None),
+    for name, inputs, labels, n, begin in (
+        ("rank", rank_x, yr, RANKS + 1, start.rank if start else None),
+        ("suit", suit_x, ys, SUITS + 1, start.suit if start else None),
     ):
         if log is not None:
             log(f"{name} network")
-        nets.append(train(part(x), labels, n, rng, hidden=hidden, epochs=epochs, start=begin, lr=lr, log=log))
-    return IndexModel(nets[0], nets[1])
+        nets.append(train(inputs, labels, n, rng, hidden=hidden, epochs=epochs, start=begin, lr=lr, log=log))
+    return IndexModel(nets[0], nets[1], start.trunk if start is not None else None)

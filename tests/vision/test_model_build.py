@@ -1,4 +1,6 @@
-"""The model builder runs from generated pictures and the shipped photo rows, reproducibly; bad model files are refused."""
+"""The model builders and the shipped readers: the two-layer builder runs from generated pictures and the
+shipped photo rows, reproducibly; the convolutional reader loads from its ONNX branches and numpy heads;
+bad model files are refused."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dealer_pi.vision.recogniser import DEFAULT_MODEL, Enrolment, IndexModel, ModelError
+from dealer_pi.vision.glyphs import FEATURES
+from dealer_pi.vision.recogniser import DEFAULT_MODEL, REFERENCE_MODEL, RANKS, SUITS, Enrolment, IndexModel, ModelError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -33,8 +36,48 @@ def test_builder_is_reproducible(tmp_path):
 
 
 def test_shipped_model_is_small_and_loads():
-    assert DEFAULT_MODEL.stat().st_size < 1_000_000
-    IndexModel.load()
+    onnx = DEFAULT_MODEL.with_suffix(".onnx")
+    assert DEFAULT_MODEL.stat().st_size + onnx.stat().st_size < 1_000_000
+    model = IndexModel.load()
+    assert model.trunk is not None and model.trunk.path == onnx
+    assert IndexModel.load(REFERENCE_MODEL).trunk is None
+
+
+def test_convolutional_reader_gives_a_distribution_per_pair_and_ignores_batch_size():
+    """The branches run each row on its own: a pair's probabilities do not depend on what else is in the batch."""
+    model = IndexModel.load()
+    rows = np.random.default_rng(0).random((7, FEATURES), dtype=np.float32)
+    pr, ps = model.probs(rows)
+    assert pr.shape == (7, RANKS + 1) and ps.shape == (7, SUITS + 1)
+    assert np.allclose(pr.sum(axis=1), 1, atol=1e-4) and np.allclose(ps.sum(axis=1), 1, atol=1e-4)
+    one_r, one_s = model.probs(rows[3:4])
+    assert np.allclose(one_r, pr[3:4], atol=1e-5) and np.allclose(one_s, ps[3:4], atol=1e-5)
+
+
+def test_heads_refuse_branches_they_were_not_trained_on(tmp_path):
+    heads = tmp_path / "reader.npz"
+    heads.write_bytes(DEFAULT_MODEL.read_bytes())
+    data = bytearray(DEFAULT_MODEL.with_suffix(".onnx").read_bytes())
+    data[-5] ^= 0xFF
+    (tmp_path / "index_cnn.onnx").write_bytes(bytes(data))  # beside the heads, so it is the one looked up
+    with pytest.raises(ModelError, match="not the ones the heads were trained on"):
+        IndexModel.load(heads)
+
+
+def test_enrolment_keeps_the_branches_and_fine_tunes_the_heads(tmp_path):
+    base = IndexModel.load()
+    rng = np.random.default_rng(1)
+    enrolment = Enrolment()
+    enrolment.add(rng.random((6, FEATURES), dtype=np.float32), None)
+    from dealer_pi.engine.cards import Card
+
+    enrolment.add(rng.random((3, FEATURES), dtype=np.float32), Card.parse("Qh"))
+    tuned = enrolment.fit(base, epochs=3)
+    assert tuned.trunk == base.trunk
+    assert not np.array_equal(tuned.rank.w1, base.rank.w1)
+    enrolment.save(tmp_path / "deck.npz")
+    again = Enrolment.load(tmp_path / "deck.npz")
+    assert again.model is not None and again.model.trunk == base.trunk
 
 
 def test_bad_model_and_enrolment_files_refused(tmp_path):
