@@ -68,15 +68,17 @@ class Branch(nn.Module):
 
 
 class Trunk(nn.Module):
-    """Both glyphs of a pair (Nx2x20x20) to one embedding each: what the ONNX file holds."""
+    """Rank glyphs (Nx1x20x20) and suit glyphs (Mx1x20x20) to one embedding each: what the ONNX file
+    holds. Two inputs with their own batch sizes, so the reader can send to the suit branch only the
+    pairs whose rank could still make a read (and an empty batch to the other)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.rank = Branch()
         self.suit = Branch()
 
-    def forward(self, glyphs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.rank(glyphs[:, 0:1]), self.suit(glyphs[:, 1:2])
+    def forward(self, rank_glyphs: torch.Tensor, suit_glyphs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.rank(rank_glyphs), self.suit(suit_glyphs)
 
 
 class Head(nn.Module):
@@ -156,7 +158,7 @@ def main() -> int:
     yr_tr, ys_tr = rank_suit_labels(y_tr)
     trunk = Trunk()
     with torch.no_grad():
-        e_r, e_s = trunk(torch.from_numpy(g_tr[:2]))
+        e_r, e_s = trunk(torch.from_numpy(g_tr[:2, 0:1]), torch.from_numpy(g_tr[:2, 1:2]))
     geo_mean, geo_scale = geo_tr.mean(0), geo_tr.std(0) + 0.05
     def head_norm(dim: int) -> tuple[np.ndarray, np.ndarray]:
         return np.concatenate([np.zeros(dim, np.float32), geo_mean]).astype(np.float32), np.concatenate([np.ones(dim, np.float32), geo_scale]).astype(np.float32)
@@ -179,7 +181,7 @@ def main() -> int:
         for s in range(0, len(order), batch):
             idx = order[s : s + batch]
             g = jitter(G[idx], gen)
-            er, es = trunk(g)
+            er, es = trunk(g[:, 0:1], g[:, 1:2])
             geo = GEO[idx]
             loss = loss_fn(rank_head(torch.cat([er, geo], 1)), YR[idx]) + loss_fn(suit_head(torch.cat([es, geo], 1)), YS[idx])
             opt.zero_grad()
@@ -194,7 +196,8 @@ def main() -> int:
     g_val, geo_val = split(x_val)
     yr_val, ys_val = rank_suit_labels(y_val)
     with torch.no_grad():
-        er, es = trunk(torch.from_numpy(g_val))
+        gv = torch.from_numpy(g_val)
+        er, es = trunk(gv[:, 0:1], gv[:, 1:2])
         zr = rank_head(torch.cat([er, torch.from_numpy(geo_val)], 1))
         zs = suit_head(torch.cat([es, torch.from_numpy(geo_val)], 1))
     tr_, ts_ = temperature(zr, torch.from_numpy(yr_val)), temperature(zs, torch.from_numpy(ys_val))
@@ -204,15 +207,15 @@ def main() -> int:
     print(f"held-back pairs: rank {float((pr.argmax(1) == yr_val).mean()):.4f}, suit {float((ps.argmax(1) == ys_val).mean()):.4f}")
     reliability(pr, ps, y_val)
 
-    # The ONNX file: both branches, fixed 2x20x20 input, any batch.
+    # The ONNX file: both branches, fixed 1x20x20 glyphs, any batch on each.
     buf = io.BytesIO()
     torch.onnx.export(
         trunk,
-        (torch.zeros(1, 2, GRID, GRID),),
+        (torch.zeros(1, 1, GRID, GRID), torch.zeros(1, 1, GRID, GRID)),
         buf,
-        input_names=["glyphs"],
+        input_names=["rank_glyphs", "suit_glyphs"],
         output_names=["rank_embedding", "suit_embedding"],
-        dynamic_axes={"glyphs": {0: "n"}, "rank_embedding": {0: "n"}, "suit_embedding": {0: "n"}},
+        dynamic_axes={"rank_glyphs": {0: "n"}, "suit_glyphs": {0: "m"}, "rank_embedding": {0: "n"}, "suit_embedding": {0: "m"}},
         opset_version=17,
         dynamo=False,  # the TorchScript exporter needs no onnxscript
     )

@@ -160,11 +160,22 @@ class Trunk:
                     raise ModelError(f"{self.path}: not a readable ONNX model ({exc})") from exc
             return _sessions[key]
 
-    def embed(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rank and suit glyph embeddings of feature rows."""
-        glyphs = np.ascontiguousarray(feats[:, : 2 * _G].reshape(-1, 2, GRID, GRID), np.float32)
-        rank, suit = self.session().run(None, {"glyphs": glyphs})
+    def embed(self, rank_rows: np.ndarray, suit_rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Rank glyph embeddings of ``rank_rows`` and suit glyph embeddings of ``suit_rows``
+        (feature rows; by default the same ones). Each branch runs only on its own rows."""
+        if suit_rows is None:
+            suit_rows = rank_rows
+        rank, suit = self.session().run(
+            None,
+            {"rank_glyphs": _glyph_batch(rank_rows, 0), "suit_glyphs": _glyph_batch(suit_rows, 1)},
+        )
         return rank, suit
+
+
+def _glyph_batch(rows: np.ndarray, which: int) -> np.ndarray:
+    """Glyph ``which`` (0 rank, 1 suit) of each feature row, as the branches' Nx1x20x20 input."""
+    cells = rows[:, which * _G : (which + 1) * _G]
+    return np.ascontiguousarray(cells.reshape(-1, 1, GRID, GRID), np.float32)
 
 
 @dataclass
@@ -218,15 +229,34 @@ class IndexModel:
         geom = feats[:, 2 * _G :]
         return np.hstack([rank, geom]), np.hstack([suit, geom])
 
-    def probs(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        rank_in, suit_in = self.parts(feats)
-        return self.rank.probs(rank_in), self.suit.probs(suit_in)
+    def probs(self, feats: np.ndarray, rank_floor: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities per pair.
+
+        With ``rank_floor``, a pair whose likeliest rank is under it gets no suit reading (its
+        suit is "not a suit"). A read needs P(rank) x P(suit) of at least :data:`READ_FLOOR`, so
+        with that floor no read is lost, and the suit branch runs only on the few pairs that
+        look like an index: most proposed pairs are pips and picture fragments.
+        """
+        if self.trunk is None or rank_floor <= 0.0:
+            rank_in, suit_in = self.parts(feats)
+            return self.rank.probs(rank_in), self.suit.probs(suit_in)
+        geom = feats[:, 2 * _G :]
+        rank_emb, _ = self.trunk.embed(feats, feats[:0])
+        pr = self.rank.probs(np.hstack([rank_emb, geom]))
+        keep = pr[:, :RANKS].max(axis=1) >= rank_floor
+        ps = np.zeros((len(feats), SUITS + 1), np.float32)
+        ps[:, SUITS] = 1.0
+        if keep.any():
+            _, suit_emb = self.trunk.embed(feats[:0], feats[keep])
+            ps[keep] = self.suit.probs(np.hstack([suit_emb, geom[keep]]))
+        return pr, ps
 
 
 # Still pictures (no size known, no time to vote over frames): also read at half and double size, where
 # big and tiny glyphs come out as cleanly as the camera's usual ones.
 STILL_SCALES = (1.0, 0.5, 2.0)
 
+READ_FLOOR = 0.3  # a pair read below this is no read at all (not even an unknown card)
 NOT_INDEX = 52  # label of a pair that is not a corner index (pips, pictures); cards are 0..51
 
 
@@ -311,8 +341,8 @@ class Recogniser:
         self.min_confidence = min_confidence
 
     def class_probs(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rank and suit probabilities per pair."""
-        return self.model.probs(feats)
+        """Rank and suit probabilities per pair; pairs that cannot make a read get no suit reading."""
+        return self.model.probs(feats, rank_floor=READ_FLOOR)
 
     def read(self, bgr: np.ndarray, region: np.ndarray | None = None, glyph_px: float = 0.0) -> list[IndexRead]:
         """Every corner index in ``bgr`` (only inside ``region`` if given).
@@ -364,7 +394,7 @@ class Recogniser:
         colourful = use_colour and bgr.ndim == 3 and _colourful(bgr)
         reds: dict[int, float] = {}
         for n, hy in enumerate(hyps):
-            if not use_colour or pr[n, :RANKS].max() < 0.3:
+            if not use_colour or pr[n, :RANKS].max() < READ_FLOOR:
                 continue  # cannot reach the bar whatever its colour; skip the cost
             if hy.suit_id not in reds:
                 reds[hy.suit_id] = glyph_colour_red(bgr, blobs, hy.suit_id)
@@ -383,7 +413,7 @@ class Recogniser:
         reads: list[IndexRead] = []
         for n in order.tolist():
             hy = hyps[n]
-            if conf[n] < 0.3:
+            if conf[n] < READ_FLOOR:
                 break
             comps = set(hy.rank_ids) | {hy.suit_id}
             if comps & used:

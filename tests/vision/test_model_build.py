@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dealer_pi.vision.glyphs import FEATURES
+from dealer_pi.vision.glyphs import FEATURES, features
 from dealer_pi.vision.recogniser import DEFAULT_MODEL, REFERENCE_MODEL, RANKS, SUITS, Enrolment, IndexModel, ModelError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -88,3 +88,32 @@ def test_bad_model_and_enrolment_files_refused(tmp_path):
     np.savez(tmp_path / "e.npz", rows=np.zeros((2, 5)), labels=np.array([0, 99]))
     with pytest.raises(ModelError, match="do not match"):
         Enrolment.load(tmp_path / "e.npz")
+
+
+def test_reading_skips_the_suit_branch_only_where_no_read_is_possible():
+    """Pairs whose best rank is under READ_FLOOR get no suit reading; every read stays the same."""
+    from dealer_pi.engine.cards import Card
+    from dealer_pi.vision.glyphs import GlyphParams, find_blobs, hypotheses_from_blobs
+    from dealer_pi.vision.recogniser import READ_FLOOR, Recogniser
+    from dealer_pi.vision.render import render_table_frame
+
+    frame = render_table_frame({"board": [Card.parse(c) for c in ("Ah", "Kd", "Tc")], "seat:2": [Card.parse("9s"), Card.parse("4h")]}, seed=2)
+    model = IndexModel.load()
+    blobs = find_blobs(frame, GlyphParams())
+    rows = features(blobs, hypotheses_from_blobs(blobs, GlyphParams()))
+    full_r, full_s = model.probs(rows)
+    pr, ps = model.probs(rows, rank_floor=READ_FLOOR)
+    assert np.allclose(pr, full_r, atol=1e-5)
+    keep = pr[:, :RANKS].max(axis=1) >= READ_FLOOR
+    assert 0 < keep.sum() < len(rows) // 2  # most proposed pairs are not indices
+    assert np.allclose(ps[keep], full_s[keep], atol=1e-5)
+
+    class EveryPair(Recogniser):
+        def class_probs(self, feats):
+            return self.model.probs(feats)
+
+    def reads(r: Recogniser) -> list[tuple]:
+        return [(x.card, x.best, round(x.confidence, 4), x.rank_xy) for x in r.read(frame)]
+
+    got = reads(Recogniser(model))
+    assert len(got) >= 4 and got == reads(EveryPair(model))
