@@ -206,7 +206,7 @@ class IndexModel:
         """Heads, and the branches they were trained on: an ONNX file beside ``where``, or the shipped one."""
         trunk = None
         if "trunk_sha256" in z:
-            name = str(z["trunk_file"])
+            name = Path(str(z["trunk_file"])).name  # a file name, never a path out of the model folders
             local = where.parent / name
             trunk = Trunk(local if local.exists() else MODEL_DIR / name, str(z["trunk_sha256"]))
         return IndexModel(Mlp.from_arrays(z, "rank_"), Mlp.from_arrays(z, "suit_"), trunk)
