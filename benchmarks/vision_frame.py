@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import Detector
 from dealer_pi.vision.glyphs import GlyphParams, features, find_blobs, hypotheses_from_blobs
-from dealer_pi.vision.recogniser import READ_FLOOR, REFERENCE_MODEL, IndexModel
+from dealer_pi.vision.recogniser import READ_FLOOR, REFERENCE_MODEL, IndexModel, glyph_batch
 from dealer_pi.vision.pipeline import PixelZones, VisionPipeline
 from dealer_pi.vision.render import default_zone_centres, render_table_frame
 
@@ -113,9 +113,8 @@ def network_cost(frames: list[np.ndarray], cards: int = 10) -> None:
     net = cv2.dnn.readNetFromONNX(str(cnn.trunk.path))
 
     def dnn_probs(x: np.ndarray) -> None:
-        glyphs = np.ascontiguousarray(x[:, :-6].reshape(-1, 2, 1, 20, 20))
-        net.setInput(np.ascontiguousarray(glyphs[:, 0]), "rank_glyphs")
-        net.setInput(np.ascontiguousarray(glyphs[:, 1]), "suit_glyphs")
+        net.setInput(glyph_batch(x, 0), "rank_glyphs")
+        net.setInput(glyph_batch(x, 1), "suit_glyphs")
         rank, suit = net.forward(["rank_embedding", "suit_embedding"])
         cnn.rank.probs(np.hstack([rank, x[:, -6:]]))
         cnn.suit.probs(np.hstack([suit, x[:, -6:]]))

@@ -167,12 +167,12 @@ class Trunk:
             suit_rows = rank_rows
         rank, suit = self.session().run(
             None,
-            {"rank_glyphs": _glyph_batch(rank_rows, 0), "suit_glyphs": _glyph_batch(suit_rows, 1)},
+            {"rank_glyphs": glyph_batch(rank_rows, 0), "suit_glyphs": glyph_batch(suit_rows, 1)},
         )
         return rank, suit
 
 
-def _glyph_batch(rows: np.ndarray, which: int) -> np.ndarray:
+def glyph_batch(rows: np.ndarray, which: int) -> np.ndarray:
     """Glyph ``which`` (0 rank, 1 suit) of each feature row, as the branches' Nx1x20x20 input."""
     cells = rows[:, which * _G : (which + 1) * _G]
     return np.ascontiguousarray(cells.reshape(-1, 1, GRID, GRID), np.float32)
