@@ -3,9 +3,11 @@
     .venv/bin/python -m pip install -e '.[train]'        # PyTorch (CPU) and onnx, for building only
     PYTHONPATH=. python models/make_index_cnn.py [--cache build/models/synth.npz] [--epochs 14] [--seed 5]
 
-It learns from the same examples as the two-layer reader
-(``make_index_model.py``): glyph pairs cut by the real index finder from
-generated pictures, and the shipped rows of the even-numbered real photos
+It learns from glyph pairs cut by the real index finder from three sources:
+pictures of decks drawn with Hershey fonts (made here, as for the two-layer
+reader, ``make_index_model.py``), the shipped rows of the printed SVG deck
+designs other than the held-out one (``deck_rows.npz``, made by
+``deck_rows.py``), and the shipped rows of the even-numbered real photos
 (``photo_rows.npz``). Each glyph (rank above, suit below, turned upright,
 20x20) goes through its own small convolutional branch; the ONNX file holds
 the two branches and gives one embedding per glyph. The heads on top (rank:
@@ -15,8 +17,8 @@ two-layer reader's networks, so a venue's enrolment fine-tunes them in numpy
 on the Pi. Run time needs only OpenCV's ``cv2.dnn`` and numpy; PyTorch is
 used here only.
 
-The last tenth of the photo rows (the last photos in name order) and a tenth
-of the generated samples are held back: the heads' temperature is fitted on
+The last tenth of the photo rows (the last photos in name order) and of the
+deck rows (the last scenes), and a tenth of the drawn samples are held back: the heads' temperature is fitted on
 them, and the reliability table printed at the end comes from them.
 Same seed, same data, same weights (one thread, deterministic kernels).
 """
@@ -123,6 +125,7 @@ def main() -> int:
     ap.add_argument("--cache", type=Path, help="generated samples (made and kept here when missing)")
     ap.add_argument("--scenes", type=int, default=7000)
     ap.add_argument("--photo-rows", type=Path, default=HERE / "photo_rows.npz")
+    ap.add_argument("--deck-rows", type=Path, default=HERE / "deck_rows.npz", help="rows of the printed designs ('none': leave them out)")
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--hidden", type=int, default=192)
     ap.add_argument("--seed", type=int, default=5)
@@ -144,15 +147,17 @@ def main() -> int:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.cache, x=sx, y=sy)
     px, py = load_rows(args.photo_rows)
+    dx, dy = load_rows(args.deck_rows) if str(args.deck_rows) != "none" else (sx[:0], sy[:0])
     rng = np.random.default_rng(args.seed + 1)
     s_order = rng.permutation(len(sy))
     s_val, s_tr = s_order[: len(sy) // 10], s_order[len(sy) // 10 :]
     p_cut = len(py) - len(py) // 10  # the last photos' rows, whole photos held back
-    x_tr = np.vstack([sx[s_tr]] + [px[:p_cut]] * PHOTO_REPEAT)
-    y_tr = np.concatenate([sy[s_tr]] + [py[:p_cut]] * PHOTO_REPEAT)
-    x_val = np.vstack([sx[s_val], px[p_cut:]])
-    y_val = np.concatenate([sy[s_val], py[p_cut:]])
-    print(f"{len(y_tr)} training rows, {len(y_val)} held back ({len(py) - p_cut} from photos)", flush=True)
+    d_cut = len(dy) - len(dy) // 10  # the last scenes' rows
+    x_tr = np.vstack([sx[s_tr], dx[:d_cut]] + [px[:p_cut]] * PHOTO_REPEAT)
+    y_tr = np.concatenate([sy[s_tr], dy[:d_cut]] + [py[:p_cut]] * PHOTO_REPEAT)
+    x_val = np.vstack([sx[s_val], dx[d_cut:], px[p_cut:]])
+    y_val = np.concatenate([sy[s_val], dy[d_cut:], py[p_cut:]])
+    print(f"{len(y_tr)} training rows, {len(y_val)} held back ({len(dy) - d_cut} from printed decks, {len(py) - p_cut} from photos)", flush=True)
 
     g_tr, geo_tr = split(x_tr)
     yr_tr, ys_tr = rank_suit_labels(y_tr)
@@ -205,6 +210,12 @@ def main() -> int:
     pr = torch.softmax(zr / tr_, 1).numpy()
     ps = torch.softmax(zs / ts_, 1).numpy()
     print(f"held-back pairs: rank {float((pr.argmax(1) == yr_val).mean()):.4f}, suit {float((ps.argmax(1) == ys_val).mean()):.4f}")
+    start = 0
+    for name, n in (("drawn", len(s_val)), ("printed decks", len(dy) - d_cut), ("photos", len(py) - p_cut)):
+        part = slice(start, start + n)
+        start += n
+        if n:
+            print(f"  {name} ({n}): rank {float((pr[part].argmax(1) == yr_val[part]).mean()):.4f}, suit {float((ps[part].argmax(1) == ys_val[part]).mean()):.4f}")
     reliability(pr, ps, y_val)
 
     # The ONNX file: both branches, fixed 1x20x20 glyphs, any batch on each.

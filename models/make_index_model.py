@@ -60,6 +60,7 @@ from dealer_pi.vision.training import fit_index_model
 
 OUT = Path(__file__).resolve().parent / "index_mlp.npz"
 PHOTO_ROWS = Path(__file__).resolve().parent / "photo_rows.npz"
+UNKNOWN = -1  # a proposal that is left out of the examples
 PHOTO_REPEAT = 2  # the photo rows count twice: they are fewer than the generated ones, and what matters
 
 
@@ -125,18 +126,24 @@ def make_scene(rng: np.random.Generator, size: int = 400):
         placements.append(Placement(img, hm, None if down else card, not down))
         boxes.append(bx)
     scene = compose(background(rng, size), placements)
-    frame = scene.frame
+    frame, placements, top = photographed(scene.frame, placements, scene.top, rng, size)
+    return frame, placements, boxes, top
+
+
+def photographed(frame: np.ndarray, placements: list[Placement], top: np.ndarray, rng: np.random.Generator, size: int):
+    """A composed scene as a camera or a photo set gives it: a hand over part of it, light, blur,
+    noise, a squeeze to a square, grey, JPEG loss, salt and pepper. ``top`` and the placements follow."""
     if rng.random() < 0.3:  # a hand or a chip over part of the table
         c = tuple(int(v) for v in rng.integers(0, size, 2))
         ax = (int(rng.integers(20, 90)), int(rng.integers(15, 60)))
         skin = (int(rng.integers(60, 140)), int(rng.integers(90, 170)), int(rng.integers(140, 230)))
         cv2.ellipse(frame, c, ax, float(rng.uniform(0, 180)), 0, 360, skin, -1)
-        scene.top[cv2.ellipse(np.zeros_like(scene.top, np.uint8), c, ax, 0, 0, 360, 1, -1) > 0] = -1
+        top[cv2.ellipse(np.zeros_like(top, np.uint8), c, ax, 0, 0, 360, 1, -1) > 0] = -1
     frame = camera_faults(frame, rng, float(rng.uniform(0.3, 1.2)))
     if rng.random() < 0.6:  # photos squeezed to a square (16:9 webcam frames: 0.56)
         f = float(np.exp(rng.uniform(math.log(0.5), math.log(1.7))))
         frame = cv2.resize(frame, (size, int(size * f)))
-        scene.top = cv2.resize(scene.top, (size, int(size * f)), interpolation=cv2.INTER_NEAREST)
+        top = cv2.resize(top, (size, int(size * f)), interpolation=cv2.INTER_NEAREST)
         stretch = np.diag([1.0, f, 1.0])
         placements = [Placement(p.image, stretch @ p.h, p.card, p.face_up) for p in placements]
     if rng.random() < 0.15:
@@ -148,7 +155,7 @@ def make_scene(rng: np.random.Generator, size: int = 400):
         m = rng.random(frame.shape[:2])
         frame[m < 0.003] = 0
         frame[m > 0.997] = 255
-    return frame, placements, boxes, scene.top
+    return frame, placements, top
 
 
 def label_scene(frame, placements, boxes, top, params: GlyphParams):
@@ -165,6 +172,9 @@ def label_scene(frame, placements, boxes, top, params: GlyphParams):
             continue
         k = int(top[y, x])
         if k < 0 or placements[k].card is None:
+            continue
+        if boxes[k] is None:  # a face whose index could not be located: what lies on it is not known
+            labels[n] = UNKNOWN
             continue
         pts = np.array([[hy.rank_xy], [hy.suit_xy]], np.float64)
         (rx, ry), (sx, sy) = cv2.perspectiveTransform(pts, inv[k]).reshape(2, 2)
@@ -185,14 +195,22 @@ def _chunk(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [np.zeros((0, FEATURES), np.float32)], [np.zeros(0, np.int64)]
     for _ in range(n):
         frame, placements, boxes, top = make_scene(rng)
-        x, y = label_scene(frame, placements, boxes, top, params)
-        pos = y != NONE_CLASS
-        neg = np.nonzero(~pos)[0]
-        keep_neg = rng.choice(neg, size=min(len(neg), max(4, 2 * int(pos.sum()))), replace=False) if len(neg) else neg
-        keep = np.concatenate([np.nonzero(pos)[0], keep_neg])
-        xs.append(x[keep])
-        ys.append(y[keep])
+        x, y = sampled(*label_scene(frame, placements, boxes, top, params), rng)
+        xs.append(x)
+        ys.append(y)
     return np.vstack(xs), np.concatenate(ys)
+
+
+def sampled(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A scene's examples: every index pair, and at most twice as many (at least 4) of the pairs
+    that are not an index; proposals of unknown label are left out."""
+    known = y != UNKNOWN
+    x, y = x[known], y[known]
+    pos = y != NONE_CLASS
+    neg = np.nonzero(~pos)[0]
+    keep_neg = rng.choice(neg, size=min(len(neg), max(4, 2 * int(pos.sum()))), replace=False) if len(neg) else neg
+    keep = np.concatenate([np.nonzero(pos)[0], keep_neg])
+    return x[keep], y[keep]
 
 
 def make_dataset(n_scenes: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:

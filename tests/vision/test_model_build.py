@@ -117,3 +117,19 @@ def test_reading_skips_the_suit_branch_only_where_no_read_is_possible():
 
     got = reads(Recogniser(model))
     assert len(got) >= 4 and got == reads(EveryPair(model))
+
+
+def test_printed_deck_rows_cover_the_deck_and_leave_the_held_out_design_out():
+    sys.path.insert(0, str(REPO / "models"))
+    try:
+        from deck_rows import OUT, TRAINING
+        from decks import DESIGNS, HELD_OUT
+        from make_index_model import load_rows
+    finally:
+        sys.path.remove(str(REPO / "models"))
+    assert HELD_OUT in DESIGNS and HELD_OUT not in TRAINING and len(TRAINING) == len(DESIGNS) - 1
+    x, y = load_rows(OUT)
+    assert x.shape == (len(y), FEATURES) and 0.0 <= float(x[:, :800].min()) and float(x[:, :800].max()) <= 1.0
+    # Every card of the deck, and more "not an index" pairs than index pairs, as in every source.
+    assert set(np.unique(y[y != 52]).tolist()) == set(range(52))
+    assert (y == 52).sum() > (y != 52).sum()
