@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: test demo demo-floor typecheck browser broker bench install clean reader
+.PHONY: test demo demo-floor typecheck browser broker bench install clean reader regions deck-rows
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,11 +40,21 @@ demo-floor: $(STAMP) broker
 bench: $(STAMP)
 	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
-# Build the convolutional card reader (models/index_cnn.*) with PyTorch on the CPU: about 15 min
-# on 2 cores. Only this target installs the `train` extra; nothing at run time imports torch.
+# Build the convolutional card reader (models/index_cnn.*) with PyTorch on the CPU: about 18 min
+# on 2 cores. Only these targets install the `train` extra; nothing at run time imports torch.
 reader: $(STAMP)
 	$(PY) -m pip install -q -e '.[dev,train]'
 	PYTHONPATH=. $(PY) models/make_index_cnn.py --cache build/models/synth.npz
+
+# The region classifier (models/region_cnn.onnx) and the printed decks' rows (models/deck_rows.npz)
+# are drawn from the SVG decks: ASSETS is the card-assets folder (not shipped with the repository).
+ASSETS ?= ../shared/card-assets
+regions: $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,train]'
+	PYTHONPATH=. $(PY) models/make_region_cnn.py --assets $(ASSETS) --cache build/models/regions.npz
+
+deck-rows: $(STAMP)
+	PYTHONPATH=. $(PY) models/deck_rows.py --assets $(ASSETS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
@@ -95,7 +105,7 @@ install-share:
 	rm -rf $(ISHARE)/web $(ISHARE)/docs
 	install -d $(ISHARE)/models
 	cp -R web docs $(ISHARE)/
-	install -m 0644 models/index_cnn.onnx models/index_cnn.npz models/index_mlp.npz models/REPORT.md $(ISHARE)/models/
+	install -m 0644 models/index_cnn.onnx models/index_cnn.npz models/index_mlp.npz models/region_cnn.onnx models/REPORT.md $(ISHARE)/models/
 
 # dealer-pi.service is enabled by install-enable; dealer-pi-floor.service only on the floor's machine, by hand.
 install-units:

@@ -34,7 +34,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
 from dealer_pi.vision.detect import CardFound, Detector  # noqa: E402
-from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser  # noqa: E402
+from dealer_pi.vision.recogniser import STILL_SCALES, IndexModel, Recogniser  # noqa: E402
+from dealer_pi.vision.regions import RegionClassifier  # noqa: E402
 from dealer_pi.vision.surface import still_cards  # noqa: E402
 from dealer_pi.vision.render import Placement, camera_faults, card_homography, compose  # noqa: E402
 
@@ -90,14 +91,14 @@ def table_scene(faces: list[Face], backs: list[np.ndarray], rng: np.random.Gener
     return camera_faults(frame, rng, 0.5), truth
 
 
-def enrol_design(faces: list[Face], seed: int):  # type: ignore[no-untyped-def]
+def enrol_design(faces: list[Face], seed: int, model=None):  # type: ignore[no-untyped-def]
     """Each card of the design shown once to the camera (on felt, turned a little), enrolled as
     ``dealer-pi vision enrol`` does; the scenes scored after it are drawn with other seeds."""
     from dealer_pi.vision.enrol import enrol_picture
     from dealer_pi.vision.recogniser import Enrolment
 
     rng = np.random.default_rng(seed + 555)
-    reader = Recogniser()
+    reader = Recogniser(model)
     enrolment = Enrolment()
     for face in faces:
         hm = card_homography((320, 240), float(rng.normal(0, 8)), 360, (face.image.shape[1], face.image.shape[0]))
@@ -139,13 +140,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--save", type=Path, help="write each scene and the detector's drawing here")
     ap.add_argument("--whole-picture", action="store_true")
     ap.add_argument("--enrol", action="store_true", help="first enrol the design (one picture per card, as `vision enrol` does)")
+    ap.add_argument("--model", type=Path, help="the index reader (default: the shipped one)")
+    ap.add_argument("--rules", action="store_true", help="unread parts by the colour-and-shape rules alone, not the region classifier")
+    ap.add_argument("--regions", type=Path, help="the region classifier (default: the shipped one)")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
     faces = render_design(args.assets, DESIGNS[args.design], HERE.parent / "build" / "models" / "faces")
     backs = render_backs(args.assets, HERE.parent / "build" / "models" / "faces")
-    det = Detector(Recogniser(both_polarities=True, scales=STILL_SCALES), table_in_middle=True)
-    if args.enrol:
-        det = Detector(Recogniser(enrolment=enrol_design(faces, args.seed), both_polarities=True, scales=STILL_SCALES), table_in_middle=True)
+    regions = None if args.rules else RegionClassifier(args.regions) if args.regions else RegionClassifier()
+    model = IndexModel.load(args.model) if args.model else None
+    enrolment = enrol_design(faces, args.seed, model) if args.enrol else None
+    det = Detector(Recogniser(model, enrolment, both_polarities=True, scales=STILL_SCALES), table_in_middle=True, regions=regions)
     rng = np.random.default_rng(args.seed)
     total: dict[str, int] = {}
     t = 0.0

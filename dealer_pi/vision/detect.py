@@ -25,6 +25,8 @@ from dealer_pi.engine.cards import Card
 
 from .glyphs import region_boxes
 from .recogniser import IndexRead, Recogniser
+from .regions import RegionClassifier, by_area
+
 
 # Card shape in units of the rank-to-suit distance of its corner index (about
 # one glyph height); measured on common casino decks and the drawn deck.
@@ -63,6 +65,19 @@ class CardFound:
             "confidence": round(self.confidence, 3),
             "zone": self.zone,
         }
+
+
+@dataclass(frozen=True)
+class Part:
+    """A stretch of card-coloured pixels that no read explains: one card or more, face up or
+    down, or something else (a hand, chips, a sliver of a card already found)."""
+
+    mask: np.ndarray  # 255 on the part, in its own box
+    x: int  # the box's top-left corner in the frame
+    y: int
+    area: float  # of its outline, in pixels
+    card_area: float  # one card's area at this frame's scale
+    paper: float  # share of white card stock (see paper_fraction)
 
 
 def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
@@ -219,11 +234,14 @@ class Detector:
         card_height_px: float = 0.0,
         follow_scale: bool = False,
         table_in_middle: bool = False,
+        regions: RegionClassifier | str | None = "shipped",
     ) -> None:
         """``follow_scale``: for a camera stream, reuse the glyph size of the last frame (much faster).
         ``table_in_middle``: for a still, whose corners may show the floor round the table, take
         the table's colour from the middle of the picture (:func:`table_colour`); a camera over
-        the table sees mostly table, and a frame's middle may be a close-up card."""
+        the table sees mostly table, and a frame's middle may be a close-up card.
+        ``regions``: what tells the unread parts of a frame apart (:mod:`.regions`): the shipped
+        classifier (the default), another one, or None for the colour-and-shape rules alone."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -231,8 +249,16 @@ class Detector:
         self.follow_scale = follow_scale
         self.table_in_middle = table_in_middle
         self.glyph_px = 0.0
+        self.regions = RegionClassifier() if regions == "shipped" else regions if isinstance(regions, RegionClassifier) else None
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
+        cards, parts = self.survey(bgr)
+        cards = cards + self._cards_of(bgr, parts)
+        h, w = bgr.shape[:2]
+        return [_in_view(c, w, h) for c in cards]
+
+    def survey(self, bgr: np.ndarray) -> tuple[list[CardFound], list[Part]]:
+        """The cards the index reads find, and the parts of the region that they do not explain."""
         if self.felt is not None:
             felt = self.felt
         else:
@@ -246,10 +272,9 @@ class Detector:
             # The camera does not zoom: once cards are read, later frames look for glyphs of that size.
             self.glyph_px = float(np.median(sizes)) if len(sizes) >= 2 else 0.0
         cards = self._group_reads(reads)
-        if region is not None:
-            cards = self._add_unread(bgr, region, cards, reads)
-        h, w = bgr.shape[:2]
-        return [_in_view(c, w, h) for c in cards]
+        if region is None:
+            return cards, []
+        return self.unread_parts(bgr, region, cards, reads)
 
     def _group_reads(self, reads: list[IndexRead]) -> list[CardFound]:
         """One card per identity (a card's corners agree); unknown reads far from named cards stay.
@@ -306,8 +331,37 @@ class Detector:
             out.append(CardFound(None, True, c, _pts(pts), r.confidence))
         return out
 
-    def _add_unread(self, bgr: np.ndarray, region: np.ndarray, cards: list[CardFound], reads: list[IndexRead]) -> list[CardFound]:
-        """Regions of card-coloured pixels that the reads do not explain become more cards."""
+    def _cards_of(self, bgr: np.ndarray, parts: list[Part]) -> list[CardFound]:
+        """Parts of the region that the reads do not explain become more cards, face down or unread."""
+        out: list[CardFound] = []
+        kinds = self.regions.classify(bgr, parts) if self.regions is not None and parts else [None] * len(parts)
+        for part, kind in zip(parts, kinds):
+            if kind is None:  # no region classifier: the colour-and-shape rules alone
+                face_up = part.paper > 0.4
+                k = by_area(part)
+            elif kind.cards == 0:
+                continue  # not a card: a hand, chips, a rack, a sliver of a card already found
+            else:
+                face_up, k = kind.face_up, kind.cards
+            conf = part.paper if face_up else 1 - part.paper
+            if kind is not None:
+                conf = kind.confidence
+            if k == 1:
+                # The smallest box around the pixels is the one around their hull, which the outlines hold.
+                outlines, _ = cv2.findContours(part.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(part.x, part.y))
+                pieces = [np.vstack(outlines).reshape(-1, 2).astype(np.float32)]
+            else:
+                ys, xs = np.nonzero(part.mask)
+                pieces = _split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
+            for piece in pieces:
+                box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece)))
+                c = box.mean(axis=0)
+                out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
+        return out
+
+    def unread_parts(self, bgr: np.ndarray, region: np.ndarray, cards: list[CardFound], reads: list[IndexRead]) -> tuple[list[CardFound], list[Part]]:
+        """The read cards (outlines fitted to their regions, unread ones off white stock dropped)
+        and what the reads do not explain: card-sized parts of the region that are not round."""
         units = [_unit(r) for r in reads if r.card is not None]
         if self.card_height_px:
             card_area = self.card_height_px**2 * CARD_W_U / CARD_H_U
@@ -321,7 +375,7 @@ class Detector:
             # No read to size cards by: take the most common card-shaped region.
             rects = [cv2.contourArea(c) for c in contours if _card_shaped(c)]
             if not rects:
-                return cards
+                return cards, []
             card_area = float(np.median(rects))
         # A pattern on a card back can look a little like an index: an unread "face-up card" that
         # is not on white card stock is dropped here, and its region is found again as face down.
@@ -351,8 +405,8 @@ class Detector:
             box = rest[y0:y1, x0:x1]
             box &= ~skin(bgr[y0:y1, x0:x1], HAND_AREA * card_area)
             box[:] = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
-        parts = _outer_contours(rest)
-        for cnt in parts:
+        parts = []
+        for cnt in _outer_contours(rest):
             area = cv2.contourArea(cnt)
             if area < 0.45 * card_area or area > 12 * card_area:
                 continue
@@ -363,21 +417,8 @@ class Detector:
             h, w = mask.shape
             mask &= rest[y : y + h, x : x + w]
             paper = paper_fraction(bgr[y : y + h, x : x + w], mask, bright)
-            face_up = paper > 0.4
-            k = max(1, int(area / card_area + 0.75))
-            if k == 1:
-                # The smallest box around the pixels is the one around their hull, which the outlines hold.
-                outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(x, y))
-                pieces = [np.vstack(outlines).reshape(-1, 2).astype(np.float32)]
-            else:
-                ys, xs = np.nonzero(mask)
-                pieces = _split(np.column_stack([xs + x, ys + y]).astype(np.float32), k)
-            for part in pieces:
-                box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(part)))
-                c = box.mean(axis=0)
-                conf = paper if face_up else 1 - paper
-                out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
-        return out
+            parts.append(Part(mask, x, y, float(area), float(card_area), paper))
+        return out, parts
 
 
 def _in_view(c: CardFound, w: int, h: int) -> CardFound:

@@ -129,6 +129,21 @@ _sessions: dict[tuple[str, str], Any] = {}
 _sessions_lock = threading.Lock()
 
 
+def onnx_session(data: bytes, where: Path) -> Any:
+    """An onnxruntime session for the model ``data`` (read from ``where``), on one thread."""
+    import onnxruntime as ort  # only where a learned model is loaded
+
+    opts = ort.SessionOptions()
+    # One thread: the camera loop owns a core, and small batches gain nothing from more.
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    try:
+        return ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own error types for a bad file
+        raise ModelError(f"{where}: not a readable ONNX model ({exc})") from exc
+
+
 @dataclass(frozen=True)
 class Trunk:
     """The convolutional glyph branches: an ONNX file, named with its SHA-256 so that heads
@@ -141,23 +156,13 @@ class Trunk:
         key = (str(self.path), self.sha256)
         with _sessions_lock:
             if key not in _sessions:
-                import onnxruntime as ort  # only where a convolutional reader is loaded
-
                 try:
                     data = self.path.read_bytes()
                 except OSError as exc:
                     raise ModelError(f"{self.path}: cannot read the reader's branches ({exc})") from exc
                 if hashlib.sha256(data).hexdigest() != self.sha256:
                     raise ModelError(f"{self.path}: these branches are not the ones the heads were trained on")
-                opts = ort.SessionOptions()
-                # One thread: the camera loop owns a core, and small batches gain nothing from more.
-                opts.intra_op_num_threads = 1
-                opts.inter_op_num_threads = 1
-                opts.log_severity_level = 3
-                try:
-                    _sessions[key] = ort.InferenceSession(data, opts, providers=["CPUExecutionProvider"])
-                except Exception as exc:  # onnxruntime raises its own error types for a bad file
-                    raise ModelError(f"{self.path}: not a readable ONNX model ({exc})") from exc
+                _sessions[key] = onnx_session(data, self.path)
             return _sessions[key]
 
     def embed(self, rank_rows: np.ndarray, suit_rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,122 @@
+"""What a stretch of card-coloured pixels is, when no index read explains it: a learned classifier.
+
+The detector's colour-and-shape rules find every part of the frame that is not the table's
+cloth and that the read cards do not cover (:meth:`.detect.Detector.unread_parts`). Such a part
+is a face-down card, a fanned pair of them, a burn pile, a face-up card whose index is hidden, or
+no card at all: a hand, chips or a chip rack, a sliver of a card already found. A small
+convolutional network (``models/region_cnn.onnx``, built by ``models/make_region_cnn.py``, run
+by onnxruntime) looks at the part, square and 48 pixels a side, in colour with its mask, and at
+its size against a card's, and says which. Face-down cards are counted by the network up to two
+(a fanned pair is often one part, overlapping by more than its area shows); three or more are
+counted by area, as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from .recogniser import MODEL_DIR, ModelError, onnx_session
+
+if TYPE_CHECKING:
+    from .detect import Part
+
+PATCH = 48
+SCALARS = 5
+DEFAULT_REGION_MODEL = MODEL_DIR / "region_cnn.onnx"
+# The classes, in the network's output order: (cards, face up). Cards -1: three or more, by area.
+KINDS = ((0, False), (1, True), (1, False), (2, False), (-1, False))
+NOT_CARD, FACE_UP, DOWN_ONE, DOWN_TWO, DOWN_MORE = range(len(KINDS))
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What one part is: ``cards`` of them (0: not a card), face up or down, and how sure."""
+
+    cards: int
+    face_up: bool
+    confidence: float
+
+
+def by_area(part: Part) -> int:
+    """How many cards a part's area holds: a card and a quarter already counts as two."""
+    return max(1, int(part.area / part.card_area + 0.75))
+
+
+def part_inputs(bgr: np.ndarray, part: Part) -> tuple[np.ndarray, np.ndarray]:
+    """The network's view of a part: 4xPATCHxPATCH (colour 0..1 and the mask), square around the
+    part with a margin, and SCALARS numbers on its size and shape against a card's."""
+    h, w = part.mask.shape
+    side = int(math.ceil(1.15 * max(w, h))) + 2
+    x0 = part.x + w // 2 - side // 2
+    y0 = part.y + h // 2 - side // 2
+    fh, fw = bgr.shape[:2]
+    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(fw, x0 + side), min(fh, y0 + side)
+    crop = cv2.copyMakeBorder(bgr[cy0:cy1, cx0:cx1], cy0 - y0, y0 + side - cy1, cx0 - x0, x0 + side - cx1, cv2.BORDER_REPLICATE)
+    mask = np.zeros((side, side), np.uint8)
+    mask[part.y - y0 : part.y - y0 + h, part.x - x0 : part.x - x0 + w] = part.mask
+    colour = cv2.resize(crop, (PATCH, PATCH), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    m = cv2.resize(mask, (PATCH, PATCH), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    patch = np.concatenate([colour.transpose(2, 0, 1), m[None]], axis=0)
+    pixels = float(np.count_nonzero(part.mask))
+    rect = cv2.minAreaRect(cv2.findNonZero(part.mask))
+    scalars = np.array(
+        [
+            math.log(part.area / part.card_area),
+            math.log(side / math.sqrt(part.card_area)),
+            part.paper,
+            pixels / max(1.0, rect[1][0] * rect[1][1]),
+            pixels / float(w * h),
+        ],
+        np.float32,
+    )
+    return patch, scalars
+
+
+_sessions: dict[tuple[str, str], Any] = {}
+_lock = threading.Lock()
+
+
+class RegionClassifier:
+    """The shipped network (or ``path``); its session is shared by every classifier of the process."""
+
+    def __init__(self, path: str | Path = DEFAULT_REGION_MODEL) -> None:
+        self.path = Path(path)
+        try:
+            data = self.path.read_bytes()
+        except OSError as exc:
+            raise ModelError(f"{self.path}: cannot read the region classifier ({exc})") from exc
+        self.key = (str(self.path), hashlib.sha256(data).hexdigest())
+        with _lock:
+            if self.key not in _sessions:
+                _sessions[self.key] = onnx_session(data, self.path)
+
+    def probs(self, patches: np.ndarray, scalars: np.ndarray) -> np.ndarray:
+        """Class probabilities (len(KINDS) per row) of a batch of parts' inputs."""
+        (logits,) = _sessions[self.key].run(None, {"patches": patches.astype(np.float32), "scalars": scalars.astype(np.float32)})
+        z = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        return np.asarray(e / e.sum(axis=1, keepdims=True))
+
+    def classify(self, bgr: np.ndarray, parts: list[Part]) -> list[Kind]:
+        if not parts:
+            return []
+        inputs = [part_inputs(bgr, p) for p in parts]
+        p = self.probs(np.stack([i[0] for i in inputs]), np.stack([i[1] for i in inputs]))
+        out = []
+        for part, row in zip(parts, p):
+            k = int(row.argmax())
+            cards, face_up = KINDS[k]
+            if cards < 0:
+                cards = max(3, by_area(part))
+            elif k == FACE_UP:
+                cards = by_area(part)
+            out.append(Kind(cards, face_up, float(row[k])))
+        return out

@@ -1,0 +1,139 @@
+"""The region classifier: what an unread stretch of card-coloured pixels is (models/region_cnn.onnx).
+
+Scenes are drawn here (felt, the drawn deck's backs and faces, a chip rack, a hand) and go
+through the real detector twice: with the shipped classifier, and with the colour-and-shape
+rules alone (``regions=None``), so each test shows what the network changes.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from dealer_pi.vision.detect import Detector
+from dealer_pi.vision.faces import render_back
+from dealer_pi.vision.recogniser import ModelError
+from dealer_pi.vision.regions import KINDS, RegionClassifier, part_inputs
+from dealer_pi.vision.render import Placement, camera_faults, card_homography, compose, felt
+
+CARD_H = 110.0
+BACKS = [(150, 40, 30), (30, 30, 160), (40, 120, 40), (20, 20, 20), (120, 40, 120)]
+
+
+def fanned(rng: np.random.Generator, cards: int, spread: float, turn: float, back: tuple[int, int, int]) -> np.ndarray:
+    """``cards`` face-down cards at one seat of a felt table, each ``spread`` card heights from
+    the last and turned ``turn`` degrees more; the frame is 640x480."""
+    image = render_back(back)
+    base = float(rng.uniform(0, 360))
+    r = math.radians(base)
+    placements = []
+    for k in range(cards):
+        off = (k - (cards - 1) / 2) * spread * CARD_H
+        centre = (320 + off * math.cos(r) + rng.normal(0, 2), 240 + off * math.sin(r) + rng.normal(0, 2))
+        hm = card_homography(centre, base + 90 + (k - (cards - 1) / 2) * turn, CARD_H, (image.shape[1], image.shape[0]))
+        placements.append(Placement(image, hm, None, False))
+    frame = compose(felt(640, 480, rng, (40, 110, 30)), placements).frame
+    return camera_faults(frame, rng, 0.3)
+
+
+def face_down_count(det: Detector, frame: np.ndarray) -> int:
+    return sum(1 for f in det.detect(frame) if not f.face_up)
+
+
+def counts(cards: int, spread: float, turn: float, seeds: range) -> tuple[list[int], list[int]]:
+    learned = Detector(card_height_px=CARD_H)
+    rules = Detector(card_height_px=CARD_H, regions=None)
+    a, b = [], []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        frame = fanned(rng, cards, spread, turn, BACKS[seed % len(BACKS)])
+        a.append(face_down_count(learned, frame))
+        b.append(face_down_count(rules, frame))
+    return a, b
+
+
+def rack(rng: np.random.Generator, centre: tuple[float, float], angle: float) -> np.ndarray:
+    """A chip rack on the felt: a long box of chip edges, about a card long and a third as wide."""
+    frame = felt(640, 480, rng, (40, 110, 30))
+    colour = tuple(int(v) for v in rng.integers(0, 255, 3))
+    box = cv2.boxPoints((centre, (CARD_H * 1.3, CARD_H * 0.42), angle)).astype(np.int32)
+    cv2.fillPoly(frame, [box], colour)
+    a = math.radians(angle)
+    for k in range(-12, 13):
+        d = k * CARD_H * 0.05
+        for side in (-1, 1):
+            p = (int(centre[0] + d * math.cos(a) - side * 0.1 * CARD_H * math.sin(a)), int(centre[1] + d * math.sin(a) + side * 0.1 * CARD_H * math.cos(a)))
+            cv2.circle(frame, p, 3, tuple(min(255, c + 110) for c in colour), -1)
+    return camera_faults(frame, rng, 0.3)
+
+
+def test_DEAL_HOLE_COUNT_a_single_face_down_card_is_one_card():
+    learned, _ = counts(1, 0.0, 0.0, range(8))
+    assert learned == [1] * 8, learned
+
+
+def test_DEAL_HOLE_COUNT_a_face_down_pair_overlapping_closely_is_two_cards():
+    # Fanned by an eighth of a card and turned a little: the pair is one part of the picture, hardly
+    # bigger than one card, which the rules count by its area as one.
+    # Measured: the classifier counts 2 in 6 of these 10 (twice 1, twice 3), the rules in none.
+    learned, rules = counts(2, 0.12, 8.0, range(10))
+    assert sum(n == 2 for n in learned) >= 5, learned
+    assert sum(n == 2 for n in learned) > sum(n == 2 for n in rules), (learned, rules)
+
+
+def test_DEAL_HOLE_COUNT_a_third_card_on_a_face_down_pair_counts_three():
+    # The extra hole card lands on the pair (a misdeal, or the burn: DEAL-HOLE-COUNT): the seat
+    # must not still count two.
+    # Measured: three in all 10 with the classifier; the rules say two or fewer in all.
+    learned, rules = counts(3, 0.16, 10.0, range(10))
+    assert sum(n >= 3 for n in learned) >= 8, learned
+    assert sum(n >= 3 for n in rules) < sum(n >= 3 for n in learned), rules
+
+
+def test_a_chip_rack_is_not_a_face_down_card():
+    learned = Detector(card_height_px=CARD_H)
+    rules = Detector(card_height_px=CARD_H, regions=None)
+    said_learned = said_rules = 0
+    for seed in range(8):
+        frame = rack(np.random.default_rng(seed), (320, 240), 30.0 * seed)
+        said_learned += face_down_count(learned, frame)
+        said_rules += face_down_count(rules, frame)
+    # Measured: none with the classifier; the rules took the rack for a face-down card 7 times in 8.
+    assert said_learned <= 1, said_learned
+    assert said_rules > said_learned, (said_rules, said_learned)
+
+
+def test_region_classes_do_not_depend_on_the_batch():
+    det = Detector(card_height_px=CARD_H)
+    rng = np.random.default_rng(3)
+    frame = fanned(rng, 2, 0.3, 12.0, BACKS[0])
+    _, parts = det.survey(frame)
+    assert parts
+    together = det.regions.classify(frame, parts + parts)
+    alone = [det.regions.classify(frame, [p])[0] for p in parts]
+    assert [k.cards for k in together[: len(parts)]] == [k.cards for k in alone]
+    assert np.allclose([k.confidence for k in together[: len(parts)]], [k.confidence for k in alone], atol=1e-5)
+    patch, scalars = part_inputs(frame, parts[0])
+    assert patch.shape == (4, 48, 48) and 0.0 <= float(patch.min()) and float(patch.max()) <= 1.0
+    assert np.isfinite(scalars).all()
+    assert len(KINDS) == det.regions.probs(patch[None], scalars[None]).shape[1]
+
+
+def test_a_damaged_region_model_is_refused_with_its_name(tmp_path):
+    bad = tmp_path / "region_cnn.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="region_cnn.onnx"):
+        RegionClassifier(bad)
+    with pytest.raises(ModelError, match="cannot read"):
+        RegionClassifier(tmp_path / "missing.onnx")
+
+
+def test_the_shipped_region_model_is_small():
+    from dealer_pi.vision.regions import DEFAULT_REGION_MODEL
+
+    assert DEFAULT_REGION_MODEL.stat().st_size < 500_000
+    assert Path(DEFAULT_REGION_MODEL).suffix == ".onnx"
