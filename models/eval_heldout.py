@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE))
 
 from dealer_pi.vision.detect import CardFound, Detector  # noqa: E402
 from dealer_pi.vision.recogniser import STILL_SCALES, IndexModel, Recogniser  # noqa: E402
-from dealer_pi.vision.regions import RegionClassifier  # noqa: E402
+from dealer_pi.vision.regions import DEFAULT_REGION_MODEL, RegionClassifier  # noqa: E402
 from dealer_pi.vision.surface import still_cards  # noqa: E402
 from dealer_pi.vision.render import Placement, camera_faults, card_homography, compose  # noqa: E402
 
@@ -141,13 +141,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--whole-picture", action="store_true")
     ap.add_argument("--enrol", action="store_true", help="first enrol the design (one picture per card, as `vision enrol` does)")
     ap.add_argument("--model", type=Path, help="the index reader (default: the shipped one)")
-    ap.add_argument("--rules", action="store_true", help="unread parts by the colour-and-shape rules alone, not the region classifier")
-    ap.add_argument("--regions", type=Path, help="the region classifier (default: the shipped one)")
+    ap.add_argument("--regions", nargs="?", const=DEFAULT_REGION_MODEL, type=Path,
+                    help="tell the unread parts apart with the region classifier (default file: the shipped one) instead of the rules")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
     faces = render_design(args.assets, DESIGNS[args.design], HERE.parent / "build" / "models" / "faces")
     backs = render_backs(args.assets, HERE.parent / "build" / "models" / "faces")
-    regions = None if args.rules else RegionClassifier(args.regions) if args.regions else RegionClassifier()
+    regions = RegionClassifier(args.regions) if args.regions else None
     model = IndexModel.load(args.model) if args.model else None
     enrolment = enrol_design(faces, args.seed, model) if args.enrol else None
     det = Detector(Recogniser(model, enrolment, both_polarities=True, scales=STILL_SCALES), table_in_middle=True, regions=regions)

@@ -234,14 +234,14 @@ class Detector:
         card_height_px: float = 0.0,
         follow_scale: bool = False,
         table_in_middle: bool = False,
-        regions: RegionClassifier | str | None = "shipped",
+        regions: RegionClassifier | None = None,
     ) -> None:
         """``follow_scale``: for a camera stream, reuse the glyph size of the last frame (much faster).
         ``table_in_middle``: for a still, whose corners may show the floor round the table, take
         the table's colour from the middle of the picture (:func:`table_colour`); a camera over
         the table sees mostly table, and a frame's middle may be a close-up card.
-        ``regions``: what tells the unread parts of a frame apart (:mod:`.regions`): the shipped
-        classifier (the default), another one, or None for the colour-and-shape rules alone."""
+        ``regions``: a learned classifier of the unread parts of a frame (:mod:`.regions`); None
+        (the default) keeps the colour-and-shape rules, which the camera loop measures better."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -249,7 +249,7 @@ class Detector:
         self.follow_scale = follow_scale
         self.table_in_middle = table_in_middle
         self.glyph_px = 0.0
-        self.regions = RegionClassifier() if regions == "shipped" else regions if isinstance(regions, RegionClassifier) else None
+        self.regions = regions
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         cards, parts = self.survey(bgr)

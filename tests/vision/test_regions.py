@@ -2,7 +2,8 @@
 
 Scenes are drawn here (felt, the drawn deck's backs and faces, a chip rack, a hand) and go
 through the real detector twice: with the shipped classifier, and with the colour-and-shape
-rules alone (``regions=None``), so each test shows what the network changes.
+rules alone (``regions=None``, still the detector's default: see models/REPORT.md), so each test
+shows what the network changes.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def face_down_count(det: Detector, frame: np.ndarray) -> int:
 
 
 def counts(cards: int, spread: float, turn: float, seeds: range) -> tuple[list[int], list[int]]:
-    learned = Detector(card_height_px=CARD_H)
+    learned = Detector(card_height_px=CARD_H, regions=RegionClassifier())
     rules = Detector(card_height_px=CARD_H, regions=None)
     a, b = [], []
     for seed in seeds:
@@ -95,7 +96,7 @@ def test_DEAL_HOLE_COUNT_a_third_card_on_a_face_down_pair_counts_three():
 
 
 def test_a_chip_rack_is_not_a_face_down_card():
-    learned = Detector(card_height_px=CARD_H)
+    learned = Detector(card_height_px=CARD_H, regions=RegionClassifier())
     rules = Detector(card_height_px=CARD_H, regions=None)
     said_learned = said_rules = 0
     for seed in range(8):
@@ -108,7 +109,7 @@ def test_a_chip_rack_is_not_a_face_down_card():
 
 
 def test_region_classes_do_not_depend_on_the_batch():
-    det = Detector(card_height_px=CARD_H)
+    det = Detector(card_height_px=CARD_H, regions=RegionClassifier())
     rng = np.random.default_rng(3)
     frame = fanned(rng, 2, 0.3, 12.0, BACKS[0])
     _, parts = det.survey(frame)
