@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import sys
 import time
 from functools import lru_cache
@@ -41,7 +40,7 @@ from dealer_pi.vision.render import Placement, card_homography, compose  # noqa:
 
 import heldout_scenes  # noqa: E402
 from decks import DESIGNS, HELD_OUT, Face, render_backs, render_design  # noqa: E402
-from make_index_model import label_scene, photographed, sampled, save_rows  # noqa: E402
+from make_index_model import label_scene, next_centre, photographed, run_chunks, sampled, save_rows  # noqa: E402
 
 OUT = HERE / "deck_rows.npz"
 TRAINING = tuple(name for name in DESIGNS if name != HELD_OUT)
@@ -63,16 +62,11 @@ def deck_scene(rng: np.random.Generator, faces: list[Face], backs: list[np.ndarr
     height = glyph * faces[0].image.shape[0] / rank_h
     placements: list[Placement] = []
     boxes: list[list[IndexBoxes] | None] = []
-    for k, ci in enumerate(rng.choice(len(faces), size=int(rng.integers(1, 5)), replace=False).tolist()):
+    for ci in rng.choice(len(faces), size=int(rng.integers(1, 5)), replace=False).tolist():
         face = faces[ci]
         down = rng.random() < 0.15
         img = heldout_scenes.random_back(rng, backs) if down else face.image
-        if k == 0:
-            centre = tuple(rng.uniform(0.2, 0.8, 2) * size)
-        else:
-            prev = placements[-1].centre
-            off = rng.normal(0, 0.35 * height, 2)
-            centre = (prev[0] + off[0], prev[1] + off[1])
+        centre = next_centre(rng, placements, height, size)
         hm = card_homography(centre, float(rng.uniform(0, 360)), height, (img.shape[1], img.shape[0]), tilt=float(rng.normal(0, 0.05)))
         placements.append(Placement(img, hm, None if down else face.card, not down))
         boxes.append([] if down else ([IndexBoxes(r, s) for r, s in face.index] or None))
@@ -102,13 +96,7 @@ def deck_dataset(assets: Path, n_scenes: int, seed: int, workers: int = 2) -> tu
     if not (assets / DESIGNS[TRAINING[0]].folder).is_dir():
         raise SystemExit(f"{assets}: not the card-assets folder (no {DESIGNS[TRAINING[0]].folder}); give --assets")
     training_decks(str(assets))  # render the faces once before the workers read them from the cache
-    jobs = [(seed, c, min(100, n_scenes - c * 100), str(assets)) for c in range((n_scenes + 99) // 100)]
-    if workers > 1:
-        with multiprocessing.Pool(workers) as pool:
-            parts = pool.map(_chunk, jobs)
-    else:
-        parts = [_chunk(j) for j in jobs]
-    return np.vstack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return run_chunks(_chunk, [(seed, c, min(100, n_scenes - c * 100), str(assets)) for c in range((n_scenes + 99) // 100)], workers)
 
 
 def main() -> int:

@@ -30,7 +30,9 @@ import math
 import multiprocessing
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -108,7 +110,7 @@ def make_scene(rng: np.random.Generator, size: int = 400):
     height = glyph * CARD_H / style.index_height
     placements: list[Placement] = []
     boxes = []
-    for k, ci in enumerate(cards.tolist()):
+    for ci in cards.tolist():
         card = FULL_DECK[ci]
         down = rng.random() < 0.12
         if down:
@@ -116,18 +118,23 @@ def make_scene(rng: np.random.Generator, size: int = 400):
             bx = []
         else:
             img, bx = render_face(card, style)
-        if k == 0:
-            centre = tuple(rng.uniform(0.2, 0.8, 2) * size)
-        else:
-            prev = placements[-1].centre
-            off = rng.normal(0, 0.35 * height, 2)
-            centre = (prev[0] + off[0], prev[1] + off[1])
-        hm = card_homography(centre, float(rng.uniform(0, 360)), height, tilt=float(rng.normal(0, 0.05)))
+        hm = card_homography(next_centre(rng, placements, height, size), float(rng.uniform(0, 360)), height, tilt=float(rng.normal(0, 0.05)))
         placements.append(Placement(img, hm, None if down else card, not down))
         boxes.append(bx)
     scene = compose(background(rng, size), placements)
     frame, placements, top = photographed(scene.frame, placements, scene.top, rng, size)
     return frame, placements, boxes, top
+
+
+def next_centre(rng: np.random.Generator, placements: list[Placement], height: float, size: int) -> tuple[float, float]:
+    """Where the next card of a scene lies: anywhere for the first, then near the last one, so
+    that cards overlap as they do in a hand or a pile."""
+    if not placements:
+        x, y = rng.uniform(0.2, 0.8, 2) * size
+        return float(x), float(y)
+    prev = placements[-1].centre
+    off = rng.normal(0, 0.35 * height, 2)
+    return prev[0] + float(off[0]), prev[1] + float(off[1])
 
 
 def photographed(frame: np.ndarray, placements: list[Placement], top: np.ndarray, rng: np.random.Generator, size: int):
@@ -214,12 +221,16 @@ def sampled(x: np.ndarray, y: np.ndarray, rng: np.random.Generator) -> tuple[np.
 
 
 def make_dataset(n_scenes: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    jobs = [(seed, c, min(100, n_scenes - c * 100)) for c in range((n_scenes + 99) // 100)]
+    return run_chunks(_chunk, [(seed, c, min(100, n_scenes - c * 100)) for c in range((n_scenes + 99) // 100)], workers)
+
+
+def run_chunks(chunk: Callable[[Any], tuple[np.ndarray, np.ndarray]], jobs: list[Any], workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every job's (rows, labels), in job order, joined; on ``workers`` processes."""
     if workers > 1:
         with multiprocessing.Pool(workers) as pool:
-            parts = pool.map(_chunk, jobs)
+            parts = pool.map(chunk, jobs)
     else:
-        parts = [_chunk(j) for j in jobs]
+        parts = [chunk(j) for j in jobs]
     return np.vstack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
