@@ -343,9 +343,7 @@ class Detector:
                 continue  # not a card: a hand, chips, a rack, a sliver of a card already found
             else:
                 face_up, k = kind.face_up, kind.cards
-            conf = part.paper if face_up else 1 - part.paper
-            if kind is not None:
-                conf = kind.confidence
+            conf = kind.confidence if kind is not None else part.paper if face_up else 1 - part.paper
             if k == 1:
                 # The smallest box around the pixels is the one around their hull, which the outlines hold.
                 outlines, _ = cv2.findContours(part.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(part.x, part.y))

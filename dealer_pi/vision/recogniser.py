@@ -27,6 +27,7 @@ import dataclasses
 import hashlib
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,14 +120,26 @@ class Mlp:
         return np.maximum(0.0, ((x - self.mean) / self.scale) @ self.w1 + self.b1)
 
     def probs(self, x: np.ndarray) -> np.ndarray:
-        z = self.hidden(x) @ self.w2 + self.b2
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        return softmax(self.hidden(x) @ self.w2 + self.b2)
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    """Each row of logits ``z`` as probabilities."""
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return np.asarray(e / e.sum(axis=1, keepdims=True))
 
 
 _sessions: dict[tuple[str, str], Any] = {}
 _sessions_lock = threading.Lock()
+
+
+def shared_session(key: tuple[str, str], load: Callable[[], Any]) -> Any:
+    """One onnxruntime session per model file (its path and SHA-256) for the whole process:
+    ``load`` makes it the first time."""
+    with _sessions_lock:
+        if key not in _sessions:
+            _sessions[key] = load()
+        return _sessions[key]
 
 
 def onnx_session(data: bytes, where: Path) -> Any:
@@ -153,17 +166,16 @@ class Trunk:
     sha256: str
 
     def session(self) -> Any:
-        key = (str(self.path), self.sha256)
-        with _sessions_lock:
-            if key not in _sessions:
-                try:
-                    data = self.path.read_bytes()
-                except OSError as exc:
-                    raise ModelError(f"{self.path}: cannot read the reader's branches ({exc})") from exc
-                if hashlib.sha256(data).hexdigest() != self.sha256:
-                    raise ModelError(f"{self.path}: these branches are not the ones the heads were trained on")
-                _sessions[key] = onnx_session(data, self.path)
-            return _sessions[key]
+        return shared_session((str(self.path), self.sha256), self._load)
+
+    def _load(self) -> Any:
+        try:
+            data = self.path.read_bytes()
+        except OSError as exc:
+            raise ModelError(f"{self.path}: cannot read the reader's branches ({exc})") from exc
+        if hashlib.sha256(data).hexdigest() != self.sha256:
+            raise ModelError(f"{self.path}: these branches are not the ones the heads were trained on")
+        return onnx_session(data, self.path)
 
     def embed(self, rank_rows: np.ndarray, suit_rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Rank glyph embeddings of ``rank_rows`` and suit glyph embeddings of ``suit_rows``

@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import math
-import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from .recogniser import MODEL_DIR, ModelError, onnx_session
+from .recogniser import MODEL_DIR, ModelError, onnx_session, shared_session, softmax
 
 if TYPE_CHECKING:
     from .detect import Part
@@ -80,10 +79,6 @@ def part_inputs(bgr: np.ndarray, part: Part) -> tuple[np.ndarray, np.ndarray]:
     return patch, scalars
 
 
-_sessions: dict[tuple[str, str], Any] = {}
-_lock = threading.Lock()
-
-
 class RegionClassifier:
     """The shipped network (or ``path``); its session is shared by every classifier of the process."""
 
@@ -93,17 +88,12 @@ class RegionClassifier:
             data = self.path.read_bytes()
         except OSError as exc:
             raise ModelError(f"{self.path}: cannot read the region classifier ({exc})") from exc
-        self.key = (str(self.path), hashlib.sha256(data).hexdigest())
-        with _lock:
-            if self.key not in _sessions:
-                _sessions[self.key] = onnx_session(data, self.path)
+        self.session = shared_session((str(self.path), hashlib.sha256(data).hexdigest()), lambda: onnx_session(data, self.path))
 
     def probs(self, patches: np.ndarray, scalars: np.ndarray) -> np.ndarray:
         """Class probabilities (len(KINDS) per row) of a batch of parts' inputs."""
-        (logits,) = _sessions[self.key].run(None, {"patches": patches.astype(np.float32), "scalars": scalars.astype(np.float32)})
-        z = logits - logits.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return np.asarray(e / e.sum(axis=1, keepdims=True))
+        (logits,) = self.session.run(None, {"patches": patches.astype(np.float32), "scalars": scalars.astype(np.float32)})
+        return softmax(logits)
 
     def classify(self, bgr: np.ndarray, parts: list[Part]) -> list[Kind]:
         if not parts:
