@@ -277,3 +277,46 @@ def test_a_refused_table_change_changes_nothing() -> None:
             s.feed(bad)
     assert s.snapshot() == before
     assert TableSession.replay(s.setup, s.observations).snapshot() == before
+
+
+def test_POT_SHOW_BOTH_a_shown_card_the_camera_cannot_name_is_the_one_the_smart_shoe_dealt() -> None:
+    """At the showdown the camera names one card of a hand and not the other: the smart shoe
+    named both when they were dealt, so the hand is shown and the pot awarded, and the next
+    hand can start. A hand shown twice is shown once."""
+    s = session({"1": 1000, "2": 1000})
+    _showdown(s, {1: "AhAd", 2: "KhKd"}, "7c8d9sJc2s")
+    first = s.hand.order[0]
+    other = 2 if first == 1 else 1
+    hole = {1: ("Ah", "Ad"), 2: ("Kh", "Kd")}
+    shown = feed(s, [CardSeen(Zone("seat", first), True, Card.parse(hole[first][0])),
+                     CardSeen(Zone("seat", first), True, None)])
+    assert [(e.seat, tuple(map(str, e.cards))) for e in shown if type(e).__name__ == "HandShown"] == [(first, hole[first])]
+    shown = feed(s, [CardSeen(Zone("seat", other), True, None), CardSeen(Zone("seat", other), True, None),
+                     CardSeen(Zone("seat", other), True, Card.parse(hole[other][1]))])
+    assert [(e.seat, sorted(map(str, e.cards))) for e in shown if type(e).__name__ == "HandShown"] == [(other, sorted(hole[other]))]
+    assert s.snapshot()["hand"]["awards"][0]["shares"] == [[1, 20]]
+    s.feed(NEW_HAND)
+    assert s.hand_number == 2
+
+
+def test_POT_SHOW_BOTH_with_a_counting_shoe_an_unnamed_shown_card_leaves_the_hand_waiting() -> None:
+    s = session({"1": 1000, "2": 1000})
+    order = s.hand.order
+    for _ in range(2):
+        for seat in order:
+            s.feed(ShoeDraw(None))
+            s.feed(CardSeen(Zone("seat", seat), False, None))
+    while (la := s.legal_actions()) is not None:
+        s.feed(PlayerAction(la.seat, ActionKind.CHECK if la.can_check else ActionKind.CALL))
+    for n, board in ((3, "7c8d9s"), (1, "Jc"), (1, "2s")):
+        s.feed(ShoeDraw(None))
+        s.feed(CardSeen(Zone("burn"), False, None))
+        for i in range(n):
+            s.feed(ShoeDraw(None))
+            s.feed(CardSeen(Zone("board"), True, Card.parse(board[2 * i: 2 * i + 2])))
+        while (la := s.legal_actions()) is not None:
+            s.feed(PlayerAction(la.seat, ActionKind.CHECK))
+    events = feed(s, [CardSeen(Zone("seat", order[0]), True, Card.parse("Ah")), CardSeen(Zone("seat", order[0]), True, None)])
+    assert not [e for e in events if type(e).__name__ == "HandShown"]  # nothing says which card it is
+    with pytest.raises(RuleViolation):
+        s.feed(NEW_HAND)

@@ -640,14 +640,19 @@ class DealMonitor:
                       view: BettingView) -> None:
         if view.cards_up or view.hand_over:
             # Showdown (or all-in hands turned up, POT-ALL-IN-SHOW): cards speak.
-            if card is None or seat not in self._d.hole:
+            if seat not in self._d.hole:
                 return
-            self._note_card(step, at, view, card, f"seat:{seat}")
             got = self._d.shown.setdefault(seat, [])
-            if card not in got:
+            if len(got) == 2:
+                return  # shown already: a card reported again
+            if card is None:
+                self._d.shown_unread[seat] = self._d.shown_unread.get(seat, 0) + 1
+            elif card not in got:
+                self._note_card(step, at, view, card, f"seat:{seat}")
                 got.append(card)
-                if len(got) == 2:
-                    step.entries.append(HandShown(seat, tuple(got)))
+            else:
+                return
+            self._shown_hand(step, seat)
             return
         if (seat, card) in self._d.player_exposed or (card is None and self._d.player_exposed and obs.confidence < MIN_CONFIDENCE):
             return
@@ -660,6 +665,22 @@ class DealMonitor:
         self._note_card(step, at, view, card, f"seat:{seat}")
         self._raise(step, at, "DEAL-PLAYER-EXPOSED", Verdict.INFORMATION,
                     R.player_exposed(self.profile, seat, card), seat, card)
+
+    def _shown_hand(self, step: Step, seat: int) -> None:
+        """Both hole cards of ``seat`` are face up: the hand is shown (POT-SHOW-BOTH). A face-up
+        card the camera could not name is the hole card the smart shoe dealt there and that is
+        not shown yet; with a counting shoe the hand waits for a read."""
+        got = self._d.shown[seat]
+        if len(got) + self._d.shown_unread.get(seat, 0) < 2:
+            return
+        if len(got) < 2:
+            dealt = self._d.hole[seat]
+            rest = [c for c in dealt if c is not None and c not in got]
+            if len(dealt) != 2 or None in dealt or len(got) + len(rest) != 2:
+                return
+            got.extend(rest)
+            self._d.shown_unread[seat] = 0
+        step.entries.append(HandShown(seat, tuple(got)))
 
     def _left(self, step: Step, at: int, obs: CardLeft, view: BettingView) -> None:
         if obs.zone.kind == "board":
