@@ -320,3 +320,28 @@ def test_POT_SHOW_BOTH_with_a_counting_shoe_an_unnamed_shown_card_leaves_the_han
     assert not [e for e in events if type(e).__name__ == "HandShown"]  # nothing says which card it is
     with pytest.raises(RuleViolation):
         s.feed(NEW_HAND)
+
+
+def _deal(s: TableSession) -> None:
+    cards = iter(Card.parse(c) for c in ("Ah", "Kd", "Qc", "Js", "Th", "9d", "8c"))
+    for _ in range(2):
+        for seat in s.hand.order:
+            s.feed(ShoeDraw(next(cards)))
+            s.feed(CardSeen(Zone("seat", seat), False, None))
+
+
+@pytest.mark.parametrize("muck_seen_late", [False, True])
+def test_DEAL_HOLE_COUNT_an_extra_hole_card_after_a_fold_is_caught_when_the_muck_is_seen_late(muck_seen_late: bool) -> None:
+    """A player folds; the dealer draws once more and the card lands at another seat, a third hole
+    card (roberts: a misdeal before two players acted). The camera sees the folded hand reach the
+    muck only after that draw: the muck is still not where the drawn card went."""
+    s = session({"1": 1000, "2": 1000, "3": 1000}, profile="roberts")
+    _deal(s)
+    folder = s.legal_actions().seat
+    s.feed(PlayerAction(folder, ActionKind.FOLD))
+    target = next(x for x in s.hand.order[1:] if x != folder)  # not the first seat: that one's extra card is burned
+    muck = [CardSeen(Zone("muck"), False, None), CardSeen(Zone("muck"), False, None)]
+    events = feed(s, ([] if muck_seen_late else muck) + [ShoeDraw(Card.parse("2c"))] + (muck if muck_seen_late else [])
+                  + [CardSeen(Zone("seat", target), False, None)])
+    alerts = [(e.rule, e.verdict, e.seat) for e in events if isinstance(e, AlertRaised)]
+    assert alerts == [("DEAL-HOLE-COUNT", Verdict.MISDEAL, target)]

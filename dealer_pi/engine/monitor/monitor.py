@@ -24,6 +24,7 @@ from typing import Any, Final
 from ..cards import Card
 from ..events import BoardDealt, CardBurned, Entry, HandShown, HoleCardsDealt
 from ..observations import (
+    ActionKind,
     CardLeft,
     CardSeen,
     ChipsPushed,
@@ -210,7 +211,8 @@ class DealMonitor:
         if isinstance(obs, ShoeDraw):
             self._draw(step, at, obs.card, view)
         elif isinstance(obs, CardSeen):
-            if self._d.pending is not None:
+            # A folded hand seen reaching the muck only after the next draw is not where that card went.
+            if self._d.pending is not None and not (obs.zone.kind == "muck" and self._d.fold_to_muck):
                 self._landing(step, at, obs, view)
             else:
                 self._sighting(step, at, obs, view)
@@ -221,6 +223,8 @@ class DealMonitor:
                 self._deal_end(step, at, view)
             self._d.actions_since_board += 1
             self._d.swallow = 0
+            if isinstance(obs, PlayerAction) and obs.action is ActionKind.FOLD:
+                self._d.fold_to_muck = True
         elif isinstance(obs, DealerDeclaration):
             if obs.declare is Declaration.CARDS_OUT and not self._d.deal_done and self._d.order:
                 self._deal_end(step, at, view)
@@ -271,6 +275,7 @@ class DealMonitor:
     def _landing(self, step: Step, at: int, obs: CardSeen, view: BettingView) -> None:
         shoe_card = self._d.pending[1] if self._d.pending else None
         self._d.pending = None
+        self._d.fold_to_muck = False
         self._d.last_zone = str(obs.zone)
         cam = obs.card if obs.confidence >= MIN_CONFIDENCE else None
         card = shoe_card or cam

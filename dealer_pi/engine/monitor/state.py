@@ -98,6 +98,7 @@ class DealState:
     open: dict[str, OpenAlert] = field(default_factory=dict)  # alerts belong to their hand
     misdeal_alert: str | None = None
     shown: dict[int, list[Card]] = field(default_factory=dict)
+    fold_to_muck: bool = False  # a hand was folded since the last card landed: the muck's next cards are it
     shown_unread: dict[int, int] = field(default_factory=dict)  # face-up cards at a seat the camera could not name
     player_exposed: set[tuple[int, Card | None]] = field(default_factory=set)
     early_deal_noticed: bool = False
