@@ -43,6 +43,22 @@ MIDDLE = (0.3, 0.7)  # the middle of a picture, as a share of its width and heig
 # crossed at an angle fill up to about 0.78 of theirs, and more once the opening has rounded
 # their corners (0.75 to 0.85 measured), so the bar sits above that.
 ROUND = 0.88
+# A part this much white card stock is a face-up card (a back's white margin is about a sixth).
+PAPER_FACE_UP = 0.4
+# A stretch of card back counts as a card of its own from this share of a card's area; the
+# strip a card shows under the next in a pile is 0.08 to 0.45 of a card, stray pixels 0.02 at most.
+BACK_AREA = 0.06
+# ... and only when it fills this much of its hull: a ring of a back's pattern fills far less.
+BACK_SOLID = 0.6
+# ... and only when white card stock makes up this much of what borders it: the card's margin.
+BACK_FRAMED = 0.5
+# A face-down part with no framed back this many times longer than wide is not cards: three
+# burns side by side are 2.4 times as long as wide, a rail's piece or a chip rack 3 and more.
+ELONGATED = 2.7
+# ... or that fills less than this of its smallest box: cards crossed at any angle fill 0.7 and
+# more, a piece of the rail's arc far less.
+HOLLOW = 0.5
+FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, as not_felt says
 
 
 @dataclass(frozen=True)
@@ -78,6 +94,7 @@ class Part:
     area: float  # of its outline, in pixels
     card_area: float  # one card's area at this frame's scale
     paper: float  # share of white card stock (see paper_fraction)
+    backs: int = 0  # stretches of card back that white card stock parts (see visible_backs)
 
 
 def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
@@ -165,17 +182,20 @@ def table_colour(bgr: np.ndarray) -> np.ndarray:
     return colour
 
 
-def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = 45.0) -> np.ndarray:
+def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR) -> np.ndarray:
     """255 where the frame is not felt-coloured; worked out at quarter size, which is plenty for cards."""
     h, w = bgr.shape[:2]
     small = cv2.resize(bgr, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
-    f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
-    diff = cv2.absdiff(lab, np.full_like(lab, f))
-    d = cv2.transform(diff, np.ones((1, 3), np.float32))
-    mask = ((d > threshold) * 255).astype(np.uint8)
+    mask = ((felt_distance(small, felt) > threshold) * 255).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def felt_distance(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
+    """How far each pixel's colour is from the felt's: the sum of their Lab differences."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+    f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
+    return cv2.transform(cv2.absdiff(lab, np.full_like(lab, f)), np.ones((1, 3), np.float32))
 
 
 def is_felt_like(felt: np.ndarray) -> bool:
@@ -206,6 +226,41 @@ def skin(bgr: np.ndarray, min_area: float = 0.0) -> np.ndarray:
     return mask
 
 
+def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: float, felt: np.ndarray) -> int:
+    """How many cards of a face-down pile show some of their back.
+
+    A card back is printed inside a white margin, so in a pile each card that shows any of its
+    back shows it as a stretch of its own, cut off from the next card's by that card's margin.
+    The area of a pile undercounts a pile whose cards mostly cover each other (a third card
+    dropped on a pair is hardly more area than the pair); the stretches do not. Only solid
+    stretches of at least ``BACK_AREA`` of a card count: lines and rings of a back's own pattern
+    are opened away or too hollow, and a back without a margin is one stretch, which leaves the
+    count to the area.
+    """
+    paper = is_paper(cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV), bright)
+    # The felt between two cards lying close is part of the part (its mask is a coarse one).
+    cloth = felt_distance(bgr, felt) <= FELT_NEAR
+    back = ((mask > 0) & ~paper & ~cloth).astype(np.uint8) * 255
+    k = max(3, int(math.sqrt(card_area) * 0.04))
+    back = cv2.morphologyEx(back, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(back, connectivity=4)
+    count = 0
+    ring = np.ones((2 * k + 1, 2 * k + 1), np.uint8)
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA]
+        if area < BACK_AREA * card_area:
+            continue
+        stretch = (labels == i).astype(np.uint8)
+        if area < BACK_SOLID * cv2.contourArea(cv2.convexHull(cv2.findNonZero(stretch))):
+            continue
+        # A back is framed by its margin: most of what borders it is white card stock. A dark
+        # rail or a chip rack borders on felt and floor.
+        border = (cv2.dilate(stretch, ring) > 0) & (stretch == 0)
+        if paper[border].mean() >= BACK_FRAMED:
+            count += 1
+    return count
+
+
 def frame_brightness(bgr: np.ndarray) -> float:
     """The brightest part of the frame, which "white" is relative to: the light may be dim."""
     return float(np.percentile(bgr[::8, ::8].max(axis=2), 99))
@@ -220,8 +275,12 @@ def paper_fraction(bgr: np.ndarray, mask: np.ndarray, bright: float | None = Non
     px = hsv[mask[y : y + h, x : x + w] > 0]
     if bright is None:
         bright = frame_brightness(bgr)
-    paper = (px[:, 1] < 60) & (px[:, 2] > 0.6 * bright)
-    return float(paper.mean())
+    return float(is_paper(px, bright).mean())
+
+
+def is_paper(hsv: np.ndarray, bright: float) -> np.ndarray:
+    """Which of these HSV pixels (last axis) look like white card stock: pale, and bright for this frame."""
+    return (hsv[..., 1] < 60) & (hsv[..., 2] > 0.6 * bright)
 
 
 class Detector:
@@ -274,7 +333,7 @@ class Detector:
         cards = self._group_reads(reads)
         if region is None:
             return cards, []
-        return self.unread_parts(bgr, region, cards, reads)
+        return self.unread_parts(bgr, region, cards, reads, felt)
 
     def _group_reads(self, reads: list[IndexRead]) -> list[CardFound]:
         """One card per identity (a card's corners agree); unknown reads far from named cards stay.
@@ -337,8 +396,10 @@ class Detector:
         kinds = self.regions.classify(bgr, parts) if self.regions is not None and parts else [None] * len(parts)
         for part, kind in zip(parts, kinds):
             if kind is None:  # no region classifier: the colour-and-shape rules alone
-                face_up = part.paper > 0.4
-                k = by_area(part)
+                face_up = part.paper > PAPER_FACE_UP
+                if not face_up and not part.backs and _not_card_shaped(part.mask):
+                    continue  # no card's margin, and long and thin or hollow: a rail, a chip rack
+                k = by_area(part) if face_up else max(by_area(part), part.backs)
             elif kind.cards == 0:
                 continue  # not a card: a hand, chips, a rack, a sliver of a card already found
             else:
@@ -357,7 +418,8 @@ class Detector:
                 out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
         return out
 
-    def unread_parts(self, bgr: np.ndarray, region: np.ndarray, cards: list[CardFound], reads: list[IndexRead]) -> tuple[list[CardFound], list[Part]]:
+    def unread_parts(self, bgr: np.ndarray, region: np.ndarray, cards: list[CardFound], reads: list[IndexRead],
+                     felt: np.ndarray) -> tuple[list[CardFound], list[Part]]:
         """The read cards (outlines fitted to their regions, unread ones off white stock dropped)
         and what the reads do not explain: card-sized parts of the region that are not round."""
         units = [_unit(r) for r in reads if r.card is not None]
@@ -414,8 +476,10 @@ class Detector:
             mask, x, y = _filled(cnt, rest.shape)
             h, w = mask.shape
             mask &= rest[y : y + h, x : x + w]
-            paper = paper_fraction(bgr[y : y + h, x : x + w], mask, bright)
-            parts.append(Part(mask, x, y, float(area), float(card_area), paper))
+            crop = bgr[y : y + h, x : x + w]
+            paper = paper_fraction(crop, mask, bright)
+            backs = visible_backs(crop, mask, card_area, bright, felt) if paper <= PAPER_FACE_UP else 0
+            parts.append(Part(mask, x, y, float(area), float(card_area), paper, backs))
         return out, parts
 
 
@@ -446,7 +510,7 @@ def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, in
 def _on_paper(bgr: np.ndarray, f: CardFound, bright: float) -> bool:
     mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
     h, w = mask.shape
-    return bool(mask.size) and paper_fraction(bgr[y : y + h, x : x + w], mask, bright) >= 0.4
+    return bool(mask.size) and paper_fraction(bgr[y : y + h, x : x + w], mask, bright) >= PAPER_FACE_UP
 
 
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:
@@ -477,6 +541,13 @@ def _card_shaped(cnt: np.ndarray) -> bool:
         return False
     ratio = max(w, h) / min(w, h)
     return 1.2 < ratio < 1.6 and cv2.contourArea(cnt) > 0.85 * w * h
+
+
+def _not_card_shaped(mask: np.ndarray) -> bool:
+    """Longer than ``ELONGATED`` times its width, or filling less than ``HOLLOW`` of its smallest
+    box (an arc, a ring): no card, pair or short row of cards is."""
+    (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(mask))
+    return max(w, h) > ELONGATED * max(1.0, min(w, h)) or cv2.countNonZero(mask) < HOLLOW * w * h
 
 
 def _split(pts: np.ndarray, k: int) -> list[np.ndarray]:

@@ -36,13 +36,15 @@ def test_a_clean_hand_through_the_camera_ends_as_the_simulators_own_record_says(
 
 
 def table_with(fault: Fault) -> tuple[SimTable, int]:
-    """The first small table whose first hand gets ``fault``, and the observation that shows it."""
-    for seed in range(200):
-        table = Simulator(seed=seed, players=(2, 3), hands_per_table=1, faults=[fault], rate=1.0).table()
-        probe = twin(table)
-        play(probe)
-        if probe.injections:
-            return table, probe.injections[0].at
+    """The first small table whose first hand gets ``fault``, and the observation that shows it
+    (the misdeal lock needs three players or more)."""
+    for players in ((2, 3), (3, 4)):
+        for seed in range(200):
+            table = Simulator(seed=seed, players=players, hands_per_table=1, faults=[fault], rate=1.0).table()
+            probe = twin(table)
+            play(probe)
+            if probe.injections:
+                return table, probe.injections[0].at
     raise AssertionError(f"no table made {fault.value}")
 
 
@@ -50,6 +52,8 @@ def table_with(fault: Fault) -> tuple[SimTable, int]:
     (Fault.HOLE_EXPOSED, "DEAL-HOLE-EXPOSED"),  # a hole card lands face up: read at its seat
     (Fault.MISSING_CARD, "DEAL-MISSING-CARD"),  # a card slips out by the shoe and off the table
     (Fault.MISSED_LANDING, "DEAL-ORDER"),  # a hole card lands under a player's hand: never seen
+    (Fault.EXTRA_HOLE, "DEAL-HOLE-COUNT"),  # a third card dropped on a face-down pair: counted by its backs
+    (Fault.MISDEAL_LOCK, "DEAL-HOLE-COUNT"),  # the same after a fold, whose cards reach the muck late
 ])
 def test_a_dealing_fault_made_in_front_of_the_camera_is_caught_with_its_rule(fault: Fault, rule: str) -> None:
     table, at = table_with(fault)

@@ -116,3 +116,31 @@ def test_DEAL_DECK_two_cards_of_one_name_side_by_side_stay_two():
     a = _read("7h", (100.0, 100.0), (0.0, 1.0))
     b = _read("7h", (400.0, 100.0), (0.0, 1.0))
     assert len(Detector()._group_reads([a, b])) == 2
+
+
+def test_DEAL_HOLE_COUNT_a_third_card_on_a_face_down_pair_is_counted_by_the_backs_it_shows(tmp_path: Path) -> None:
+    """The simulator's table seen from above: every seat holds two face-down cards or three (the
+    extra one dropped on the pair, as a dealer does), and three burns lie in a row. A third card
+    adds hardly any area to a pair, so area alone says two; each card's white margin cuts the
+    pile's back into one stretch per card, which says three. The burns are as many as they are."""
+    from collections import Counter
+
+    from dealer_pi.sim.camera_table import sim_camera_section
+    from dealer_pi.sim.felt import Felt
+    from dealer_pi.sim.overhead import SEATS, OverheadCamera
+    from dealer_pi.vision.pipeline import pipeline_from_config
+
+    pipeline, _ = pipeline_from_config(sim_camera_section(tmp_path), SEATS)
+    for seed in range(4):
+        felt = Felt(seed=seed)
+        want: Counter[str] = Counter({"burn": 3})
+        for seat in range(1, SEATS + 1):
+            want[f"seat:{seat}"] = 3 if (seat + seed) % 2 else 2
+            for _ in range(want[f"seat:{seat}"]):
+                felt.place(f"seat:{seat}", None, face_up=False)
+        for _ in range(3):
+            felt.place("burn", None, face_up=False)
+        frame = OverheadCamera(seed=seed).frame(felt, 0)
+        pipeline.process(0, frame)  # calibrates the zones from the table's markers
+        got = Counter(str(c.zone) for c in pipeline.cards(frame) if not c.face_up)
+        assert got == want, seed

@@ -79,8 +79,9 @@ def test_DEAL_HOLE_COUNT_a_single_face_down_card_is_one_card():
 
 def test_DEAL_HOLE_COUNT_a_face_down_pair_overlapping_closely_is_two_cards():
     # Fanned by an eighth of a card and turned a little: the pair is one part of the picture, hardly
-    # bigger than one card, which the rules count by its area as one.
-    # Measured: the classifier counts 2 in 6 of these 10 (twice 1, twice 3), the rules in none.
+    # bigger than one card, which the rules count by its area as one; the strip of back the lower
+    # card shows is mostly too thin for the rules' count of backs.
+    # Measured: the classifier counts 2 in 6 of these 10 (twice 1, twice 3), the rules in 2.
     learned, rules = counts(2, 0.12, 8.0, range(10))
     assert sum(n == 2 for n in learned) >= 5, learned
     assert sum(n == 2 for n in learned) > sum(n == 2 for n in rules), (learned, rules)
@@ -89,7 +90,9 @@ def test_DEAL_HOLE_COUNT_a_face_down_pair_overlapping_closely_is_two_cards():
 def test_DEAL_HOLE_COUNT_a_third_card_on_a_face_down_pair_counts_three():
     # The extra hole card lands on the pair (a misdeal, or the burn: DEAL-HOLE-COUNT): the seat
     # must not still count two.
-    # Measured: three in all 10 with the classifier; the rules say two or fewer in all.
+    # Measured: three in all 10 with the classifier; the rules in 2 (their count of backs; the
+    # strips of a pile this close are at the edge of what it takes for a card). On the simulator's
+    # own table the rules count three exactly (test_detect.py).
     learned, rules = counts(3, 0.16, 10.0, range(10))
     assert sum(n >= 3 for n in learned) >= 8, learned
     assert sum(n >= 3 for n in rules) < sum(n >= 3 for n in learned), rules
@@ -103,9 +106,10 @@ def test_a_chip_rack_is_not_a_face_down_card():
         frame = rack(np.random.default_rng(seed), (320, 240), 30.0 * seed)
         said_learned += face_down_count(learned, frame)
         said_rules += face_down_count(rules, frame)
-    # Measured: none with the classifier; the rules took the rack for a face-down card 7 times in 8.
+    # Measured: none with the classifier. The rules took the rack for a face-down card 7 times in
+    # 8 until they dropped parts with no card's margin that are three times as long as wide: now 1.
     assert said_learned <= 1, said_learned
-    assert said_rules > said_learned, (said_rules, said_learned)
+    assert said_rules <= 1, said_rules
 
 
 def test_region_classes_do_not_depend_on_the_batch():
