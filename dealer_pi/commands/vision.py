@@ -87,17 +87,14 @@ def _detect(args: argparse.Namespace) -> int:
     import cv2
 
     from dealer_pi.vision.calibration import Calibration, calibrate
-    from dealer_pi.vision.detect import Detector, annotate
-    from dealer_pi.vision.recogniser import STILL_SCALES, Enrolment, Recogniser
+    from dealer_pi.vision.detect import annotate
+    from dealer_pi.vision.recogniser import Enrolment
     from dealer_pi.vision.sources import read_image
-    from dealer_pi.vision.surface import still_cards
+    from dealer_pi.vision.surface import still_cards, still_detector
 
     img = read_image(args.image)
     enrolment = Enrolment.load(args.enrolment) if args.enrolment else None
-    # A still picture can afford the second pass for light print on black cards.
-    detector = Detector(Recogniser(enrolment=enrolment, min_confidence=args.min_confidence, both_polarities=True, scales=STILL_SCALES),
-                        table_in_middle=True)
-    cards = detector.detect(img)
+    cards = still_detector(enrolment, args.min_confidence).detect(img)
     layout = _layout(args.layout)
     cal: Calibration | None
     try:
