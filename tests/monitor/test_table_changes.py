@@ -345,3 +345,55 @@ def test_DEAL_HOLE_COUNT_an_extra_hole_card_after_a_fold_is_caught_when_the_muck
                   + [CardSeen(Zone("seat", target), False, None)])
     alerts = [(e.rule, e.verdict, e.seat) for e in events if isinstance(e, AlertRaised)]
     assert alerts == [("DEAL-HOLE-COUNT", Verdict.MISDEAL, target)]
+
+
+def test_POT_SHOW_BOTH_a_card_exposed_during_the_betting_counts_as_shown_at_the_showdown() -> None:
+    """A player turns a card up during the betting (DEAL-PLAYER-EXPOSED) and it stays face up. At
+    the showdown the camera reports only the card turned then: the hand is shown with both, the
+    pot is awarded and the next hand can start."""
+    s = session({"1": 1000, "2": 1000})
+    order = s.hand.order
+    hole = {order[0]: ("Ah", "Ad"), order[1]: ("Kh", "Kd")}
+    for k in range(2):
+        for seat in order:
+            s.feed(ShoeDraw(Card.parse(hole[seat][k])))
+            s.feed(CardSeen(Zone("seat", seat), False, None))
+    events = s.feed(CardSeen(Zone("seat", order[1]), True, Card.parse("Kh")))
+    assert [(e.rule, e.seat) for e in events if isinstance(e, AlertRaised)] == [("DEAL-PLAYER-EXPOSED", order[1])]
+    while (la := s.legal_actions()) is not None:
+        s.feed(PlayerAction(la.seat, ActionKind.CHECK if la.can_check else ActionKind.CALL))
+    for n, board in ((3, "7c8d9s"), (1, "Jc"), (1, "2s")):
+        s.feed(ShoeDraw(Card.parse("3c" if n == 3 else "3d" if board == "Jc" else "3h")))
+        s.feed(CardSeen(Zone("burn"), False, None))
+        for i in range(n):
+            card = Card.parse(board[2 * i: 2 * i + 2])
+            s.feed(ShoeDraw(card))
+            s.feed(CardSeen(Zone("board"), True, card))
+        while (la := s.legal_actions()) is not None:
+            s.feed(PlayerAction(la.seat, ActionKind.CHECK))
+    shown = feed(s, [CardSeen(Zone("seat", order[0]), True, Card.parse("Ah")), CardSeen(Zone("seat", order[0]), True, Card.parse("Ad")),
+                     CardSeen(Zone("seat", order[1]), True, Card.parse("Kd"))])
+    hands = {e.seat: sorted(map(str, e.cards)) for e in shown if type(e).__name__ == "HandShown"}
+    assert hands == {order[0]: ["Ad", "Ah"], order[1]: ["Kd", "Kh"]}
+    s.feed(NEW_HAND)
+    assert s.hand_number == 2
+
+
+def test_DEAL_ORDER_a_hole_card_seen_late_under_a_lifted_hand_is_the_one_taken_as_dealt_there() -> None:
+    """A hole card lands under a player's hand: the shoe counted it, nobody saw it land, and it is
+    taken as dealt to the seat whose turn it was (DEAL-ORDER, uncertain). When the hand lifts the
+    camera sees it: that is the same card, not one the shoe did not count."""
+    s = session({"1": 1000, "2": 1000, "3": 1000})
+    order = s.hand.order
+    cards = iter(Card.parse(c) for c in ("Ah", "Kd", "Qc", "Js", "Th", "9d"))
+    alerts: list[tuple[str, str]] = []
+    for k in range(2):
+        for i, seat in enumerate(order):
+            events = s.feed(ShoeDraw(next(cards)))
+            if (k, i) != (0, 1):  # the second card lands under seat order[1]'s hand
+                events += s.feed(CardSeen(Zone("seat", seat), False, None))
+            if (k, i) == (0, 2):
+                events += s.feed(CardSeen(Zone("seat", order[1]), False, None))  # the hand lifts
+            alerts += [(e.rule, e.verdict.value) for e in events if isinstance(e, AlertRaised)]
+    assert alerts == [("DEAL-ORDER", "uncertain")]
+    assert s.snapshot()["hand"]["to_act"] is not None  # the deal is complete: the betting is open

@@ -262,6 +262,7 @@ class DealMonitor:
                             seat=seat, would_be=Verdict.INFORMATION)
             if card is not None:
                 self._d.seen[card] = f"seat:{seat}"
+            self._d.unseen_hole[seat] = self._d.unseen_hole.get(seat, 0) + 1
             self._hole_card(step, draw_at, seat, card, view)
         else:
             self._uncertain(step, draw_at, "DEAL-BURN",
@@ -613,6 +614,9 @@ class DealMonitor:
             if not self._d.deal_done and not obs.face_up and self._d.order:
                 if self._d.last_zone == str(obs.zone):
                     return  # the card just dealt there, reported again (a second camera, a re-read)
+                if self._d.unseen_hole.get(seat, 0):
+                    self._d.unseen_hole[seat] -= 1
+                    return  # a card taken as dealt there unseen, seen now (a player's hand lifted)
                 expected = self._d.order[self._d.deal_pos % len(self._d.order)]
                 self._uncertain(step, at, "DEAL-DECK", f"a card reached seat {seat} but the shoe did not count it",
                                 seat=seat)
@@ -647,16 +651,17 @@ class DealMonitor:
             # Showdown (or all-in hands turned up, POT-ALL-IN-SHOW): cards speak.
             if seat not in self._d.hole:
                 return
-            got = self._d.shown.setdefault(seat, [])
-            if len(got) == 2:
+            # A card the player exposed during the betting is face up already: the camera reports
+            # only the card turned now.
+            exposed = sorted((c for s, c in self._d.player_exposed if s == seat and c is not None), key=lambda c: c.index)
+            got = self._d.shown.setdefault(seat, exposed)
+            if seat in self._d.shown_done:
                 return  # shown already: a card reported again
             if card is None:
                 self._d.shown_unread[seat] = self._d.shown_unread.get(seat, 0) + 1
             elif card not in got:
                 self._note_card(step, at, view, card, f"seat:{seat}")
                 got.append(card)
-            else:
-                return
             self._shown_hand(step, seat)
             return
         if (seat, card) in self._d.player_exposed or (card is None and self._d.player_exposed and obs.confidence < MIN_CONFIDENCE):
@@ -685,7 +690,8 @@ class DealMonitor:
                 return
             got.extend(rest)
             self._d.shown_unread[seat] = 0
-        step.entries.append(HandShown(seat, tuple(got)))
+        step.entries.append(HandShown(seat, tuple(got[:2])))
+        self._d.shown_done.add(seat)
 
     def _left(self, step: Step, at: int, obs: CardLeft, view: BettingView) -> None:
         if obs.zone.kind == "board":

@@ -99,6 +99,8 @@ class DealState:
     misdeal_alert: str | None = None
     shown: dict[int, list[Card]] = field(default_factory=dict)
     fold_to_muck: bool = False  # a hand was folded since the last card landed: the muck's next cards are it
+    unseen_hole: dict[int, int] = field(default_factory=dict)  # hole cards taken as dealt to a seat, not seen landing
+    shown_done: set[int] = field(default_factory=set)  # seats whose hand is shown (HandShown given)
     shown_unread: dict[int, int] = field(default_factory=dict)  # face-up cards at a seat the camera could not name
     player_exposed: set[tuple[int, Card | None]] = field(default_factory=set)
     early_deal_noticed: bool = False
