@@ -77,7 +77,8 @@ def layout_dict(seats: int = SEATS, marker_ids: tuple[int, int, int, int] = (0, 
     """The simulated table's layout in the TOML shape of ``[camera] layout_file``."""
     zones: dict[str, Any] = {
         "shoe": _rect(-190, -290, 130, 90),
-        "burn": _rect(-165, -195, 230, 110),
+        # Room for four burns in a row: a flop dealt again keeps its first burn (001).
+        "burn": _rect(-145, -195, 270, 110),
         "muck": _rect(165, -195, 230, 110),
         "board": _rect(0, -20, 7 * BOARD_PITCH_MM + 20, 120),
         "pot": _rect(0, 110, 260, 80),
