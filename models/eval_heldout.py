@@ -33,10 +33,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from dealer_pi.vision.detect import CardFound, Detector  # noqa: E402
-from dealer_pi.vision.recogniser import STILL_SCALES, IndexModel, Recogniser  # noqa: E402
+from dealer_pi.vision.detect import CardFound  # noqa: E402
+from dealer_pi.vision.recogniser import IndexModel, Recogniser  # noqa: E402
 from dealer_pi.vision.regions import DEFAULT_REGION_MODEL, RegionClassifier  # noqa: E402
-from dealer_pi.vision.surface import still_cards  # noqa: E402
+from dealer_pi.vision.surface import still_cards, still_detector  # noqa: E402
 from dealer_pi.vision.render import Placement, camera_faults, card_homography, compose  # noqa: E402
 
 import heldout_scenes as scenes  # noqa: E402
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     regions = RegionClassifier(args.regions) if args.regions else None
     model = IndexModel.load(args.model) if args.model else None
     enrolment = enrol_design(faces, args.seed, model) if args.enrol else None
-    det = Detector(Recogniser(model, enrolment, both_polarities=True, scales=STILL_SCALES), table_in_middle=True, regions=regions)
+    det = still_detector(enrolment, model=model, regions=regions)
     rng = np.random.default_rng(args.seed)
     total: dict[str, int] = {}
     t = 0.0

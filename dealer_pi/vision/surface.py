@@ -19,7 +19,8 @@ import numpy as np
 
 from .calibration import Calibration
 from .detect import CardFound, Detector, middle, middle_colour, not_felt
-from .recogniser import STILL_SCALES, Enrolment, Recogniser
+from .recogniser import STILL_SCALES, Enrolment, IndexModel, Recogniser
+from .regions import RegionClassifier
 
 # The table is the picture's subject: its colour is the one in the middle of the picture, and it
 # must be a good part of the picture. Where the picture is nearly all table, nothing is left out.
@@ -112,9 +113,11 @@ def still_cards(cards: Sequence[CardFound], bgr: np.ndarray, cal: Calibration | 
     return on_table(cards, table_mask(bgr, card_length(cards)))
 
 
-def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0.9) -> Detector:
-    """The detector for a still picture (``vision detect``): no glyph size is known, so the
-    picture is read at three sizes, and it can afford the second pass for light print on black
-    cards; the table's colour is the middle's, since the corners may show the floor."""
-    recogniser = Recogniser(enrolment=enrolment, min_confidence=min_confidence, both_polarities=True, scales=STILL_SCALES)
-    return Detector(recogniser, table_in_middle=True)
+def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0.9, model: IndexModel | None = None,
+                   regions: RegionClassifier | None = None) -> Detector:
+    """The detector for a still picture (``vision detect``, the held-out evaluation): no glyph
+    size is known, so the picture is read at three sizes, and it can afford the second pass for
+    light print on black cards; the table's colour is the middle's, since the corners may show
+    the floor. ``model``, ``regions``: another reader, the region classifier (see :class:`Detector`)."""
+    recogniser = Recogniser(model, enrolment, min_confidence=min_confidence, both_polarities=True, scales=STILL_SCALES)
+    return Detector(recogniser, table_in_middle=True, regions=regions)

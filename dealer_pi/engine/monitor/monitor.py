@@ -651,10 +651,12 @@ class DealMonitor:
             # Showdown (or all-in hands turned up, POT-ALL-IN-SHOW): cards speak.
             if seat not in self._d.hole:
                 return
-            # A card the player exposed during the betting is face up already: the camera reports
-            # only the card turned now.
-            exposed = sorted((c for s, c in self._d.player_exposed if s == seat and c is not None), key=lambda c: c.index)
-            got = self._d.shown.setdefault(seat, exposed)
+            if seat not in self._d.shown:
+                # A card the player exposed during the betting is face up already: the camera
+                # reports only the card turned now.
+                self._d.shown[seat] = sorted((c for s, c in self._d.player_exposed if s == seat and c is not None),
+                                             key=lambda c: c.index)
+            got = self._d.shown[seat]
             if seat in self._d.shown_done:
                 return  # shown already: a card reported again
             if card is None:
@@ -689,7 +691,6 @@ class DealMonitor:
             if len(dealt) != 2 or None in dealt or len(got) + len(rest) != 2:
                 return
             got.extend(rest)
-            self._d.shown_unread[seat] = 0
         step.entries.append(HandShown(seat, tuple(got[:2])))
         self._d.shown_done.add(seat)
 
