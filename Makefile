@@ -37,8 +37,10 @@ demo: $(STAMP)
 demo-floor: $(STAMP) broker
 	$(VENV)/bin/dealer-pi demo-floor --host 127.0.0.1 --port 8080
 
+# Every benchmark runs, even after one whose aim is not met; the run fails at the end, naming them.
 bench: $(STAMP)
-	for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	@failed=""; for b in benchmarks/*.py; do echo "== $$b"; $(PY) $$b || failed="$$failed $$b"; done; \
+	if [ -n "$$failed" ]; then echo "aims not met:$$failed"; exit 1; fi
 
 # Build the convolutional card reader (models/index_cnn.*) with PyTorch on the CPU: about 18 min
 # on 2 cores. Only these targets install the `train` extra; nothing at run time imports torch.

@@ -23,7 +23,7 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 
-from .glyphs import region_boxes
+from .glyphs import frame_brightness, is_paper, region_boxes
 from .recogniser import IndexRead, Recogniser
 from .regions import RegionClassifier, by_area
 
@@ -261,11 +261,6 @@ def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: f
     return count
 
 
-def frame_brightness(bgr: np.ndarray) -> float:
-    """The brightest part of the frame, which "white" is relative to: the light may be dim."""
-    return float(np.percentile(bgr[::8, ::8].max(axis=2), 99))
-
-
 def paper_fraction(bgr: np.ndarray, mask: np.ndarray, bright: float | None = None) -> float:
     """Share of the masked pixels that look like white card stock (``bright``: see :func:`frame_brightness`)."""
     if not mask.any():
@@ -276,11 +271,6 @@ def paper_fraction(bgr: np.ndarray, mask: np.ndarray, bright: float | None = Non
     if bright is None:
         bright = frame_brightness(bgr)
     return float(is_paper(px, bright).mean())
-
-
-def is_paper(hsv: np.ndarray, bright: float) -> np.ndarray:
-    """Which of these HSV pixels (last axis) look like white card stock: pale, and bright for this frame."""
-    return (hsv[..., 1] < 60) & (hsv[..., 2] > 0.6 * bright)
 
 
 class Detector:

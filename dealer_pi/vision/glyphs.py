@@ -347,3 +347,35 @@ def glyph_colour_red(bgr: np.ndarray, blobs: Blobs, comp_id: int) -> float:
         return 0.0
     b, g, r = px[:, 0].mean(), px[:, 1].mean(), px[:, 2].mean()
     return float((r - max(g, b)) / 255.0)
+
+
+def frame_brightness(bgr: np.ndarray) -> float:
+    """The brightest part of the frame, which "white" is relative to: the light may be dim."""
+    return float(np.percentile(bgr[::8, ::8].max(axis=2), 99))
+
+
+def is_paper(hsv: np.ndarray, bright: float) -> np.ndarray:
+    """Which of these HSV pixels (last axis) look like white card stock: pale, and bright for this frame."""
+    return (hsv[..., 1] < 60) & (hsv[..., 2] > 0.6 * bright)
+
+
+# Card stock narrower than this (quarter-size pixels) is a back's lattice, not a card's face.
+STOCK_OPEN = 3
+# How far round card stock (quarter-size pixels) print can lie and still be an index on it.
+STOCK_REACH = 15
+
+
+def near_card_stock(bgr: np.ndarray) -> np.ndarray | None:
+    """255 on and round white card stock, at the picture's size: where dark print can be a corner
+    index. Worked out at quarter size. None where colour says nothing (a grey picture) or the
+    picture shows no card stock at all."""
+    if bgr.ndim != 3:
+        return None
+    h, w = bgr.shape[:2]
+    small = cv2.resize(bgr, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    stock = is_paper(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), frame_brightness(small)).astype(np.uint8) * 255
+    stock = cv2.morphologyEx(stock, cv2.MORPH_OPEN, np.ones((STOCK_OPEN, STOCK_OPEN), np.uint8))
+    if not stock.any():
+        return None
+    stock = cv2.dilate(stock, np.ones((STOCK_REACH, STOCK_REACH), np.uint8))
+    return cv2.resize(stock, (w, h), interpolation=cv2.INTER_NEAREST)

@@ -48,6 +48,7 @@ from .glyphs import (
     find_blobs,
     glyph_colour_red,
     hypotheses_from_blobs,
+    near_card_stock,
 )
 
 RANKS = 13  # rank classes 0..12 are 2..A; 13 is "not a rank"
@@ -369,46 +370,43 @@ class Recogniser:
         fragments of other sizes are not even considered, which saves most of the work.
         """
         reads: list[IndexRead] = []
+        # Whether the picture has colour at all is the whole picture's, not a resized box's.
+        colourful = bgr.ndim == 3 and _colourful(bgr)
         for scale in self.scales:
             params = self.params
             if glyph_px > 0:
                 px = glyph_px * scale
                 params = dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, int(1.7 * px) + 1))
             for light in (False, True) if self.both_polarities else (False,):
-                p = dataclasses.replace(params, light_print=light)
-                more = self._read_scaled(bgr, region, p, scale) if scale != 1.0 else self._read(bgr, region, p)
+                where = region
+                if scale > 1.0 and not light:
+                    # Dark print that is an index lies on white card stock. Enlarged, a back's
+                    # pattern breaks into glyph-sized blobs by the thousand; only card stock is read.
+                    where = _within(region, near_card_stock(bgr))
+                resized = (bgr, where, (0, 0)) if scale == 1.0 else _resized(bgr, where, scale, params)
+                if resized is None:
+                    continue
+                view, view_region, offset = resized
+                more = self._read(view, view_region, dataclasses.replace(params, light_print=light), colourful)
+                if scale != 1.0:
+                    more = [_scaled_back(r, scale, offset) for r in more]
                 reads = _merge(reads, more)
         return reads
 
-    def _read_scaled(self, bgr: np.ndarray, region: np.ndarray | None, params: GlyphParams, scale: float) -> list[IndexRead]:
-        size = (max(1, round(bgr.shape[1] * scale)), max(1, round(bgr.shape[0] * scale)))
-        small = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
-        small_region = None if region is None else cv2.resize(region, size, interpolation=cv2.INTER_NEAREST)
-        back = 1.0 / scale
-        return [
-            dataclasses.replace(
-                r,
-                rank_xy=(r.rank_xy[0] * back, r.rank_xy[1] * back),
-                suit_xy=(r.suit_xy[0] * back, r.suit_xy[1] * back),
-                size=r.size * back,
-            )
-            for r in self._read(small, small_region, params)
-        ]
-
-    def _read(self, bgr: np.ndarray, region: np.ndarray | None, params: GlyphParams) -> list[IndexRead]:
+    def _read(self, bgr: np.ndarray, region: np.ndarray | None, params: GlyphParams, colourful: bool) -> list[IndexRead]:
         blobs = find_blobs(bgr, params, region)
         hyps = hypotheses_from_blobs(blobs, params)
         if not hyps:
             return []
         pr, ps = self.class_probs(features(blobs, hyps))
-        return self._decide(bgr, blobs, hyps, pr, ps, use_colour=not params.light_print)
+        return self._decide(bgr, blobs, hyps, pr, ps, use_colour=not params.light_print, colourful=colourful)
 
     def _decide(
-        self, bgr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis], pr: np.ndarray, ps: np.ndarray, use_colour: bool = True
+        self, bgr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis], pr: np.ndarray, ps: np.ndarray, use_colour: bool, colourful: bool
     ) -> list[IndexRead]:
         ps = ps.copy()
         # Gold or white print on black cards says nothing about red or black suits.
-        colourful = use_colour and bgr.ndim == 3 and _colourful(bgr)
+        colourful = use_colour and colourful
         reds: dict[int, float] = {}
         for n, hy in enumerate(hyps):
             if not use_colour or pr[n, :RANKS].max() < READ_FLOOR:
@@ -440,6 +438,47 @@ class Recogniser:
             card = Card.from_index(int(r[n]) * 4 + int(s[n]))
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card))
         return reads
+
+
+def _within(region: np.ndarray | None, other: np.ndarray | None) -> np.ndarray | None:
+    """Where both masks are set (None: everywhere)."""
+    if other is None:
+        return region
+    return other if region is None else cv2.bitwise_and(region, other)
+
+
+def _resized(
+    bgr: np.ndarray, region: np.ndarray | None, scale: float, params: GlyphParams
+) -> tuple[np.ndarray, np.ndarray | None, tuple[int, int]] | None:
+    """``bgr`` (and ``region``) resized by ``scale``; with a region, only the box round it, with
+    room for the threshold window, so the ink inside the region is as in the whole picture
+    resized. Also the box's top-left corner in ``bgr``. None for an empty region."""
+    x0 = y0 = 0
+    if region is not None:
+        pts = cv2.findNonZero(region)
+        if pts is None:
+            return None
+        x, y, w, h = cv2.boundingRect(pts)
+        m = int(math.ceil(((params.block | 1) // 2 + 3) / scale))
+        # Even corners: a halved box then averages the same 2x2 blocks as the halved picture.
+        x0, y0 = max(0, x - m) & ~1, max(0, y - m) & ~1
+        x1, y1 = min(bgr.shape[1], x + w + m), min(bgr.shape[0], y + h + m)
+        bgr, region = bgr[y0:y1, x0:x1], region[y0:y1, x0:x1]
+    size = (max(1, round(bgr.shape[1] * scale)), max(1, round(bgr.shape[0] * scale)))
+    view = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
+    view_region = None if region is None else cv2.resize(region, size, interpolation=cv2.INTER_NEAREST)
+    return view, view_region, (x0, y0)
+
+
+def _scaled_back(r: IndexRead, scale: float, offset: tuple[int, int]) -> IndexRead:
+    """A read of a resized box (see :func:`_resized`) in the whole picture's pixels."""
+    back = 1.0 / scale
+    return dataclasses.replace(
+        r,
+        rank_xy=(r.rank_xy[0] * back + offset[0], r.rank_xy[1] * back + offset[1]),
+        suit_xy=(r.suit_xy[0] * back + offset[0], r.suit_xy[1] * back + offset[1]),
+        size=r.size * back,
+    )
 
 
 def _merge(reads: list[IndexRead], more: list[IndexRead]) -> list[IndexRead]:

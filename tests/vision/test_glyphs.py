@@ -16,9 +16,10 @@ from dealer_pi.vision.glyphs import (
     find_blobs,
     hypotheses_from_blobs,
     ink_mask,
+    near_card_stock,
     region_boxes,
 )
-from dealer_pi.vision.render import render_table_frame
+from dealer_pi.vision.render import render_table_frame, render_table_scene
 
 TABLE = {
     "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s")],
@@ -85,3 +86,28 @@ def test_features_of_a_pair_do_not_depend_on_the_other_pairs_of_the_frame(photo_
     for n in range(0, len(hyps), max(1, len(hyps) // 25)):
         np.testing.assert_array_equal(features(blobs, [hyps[n]])[0], together[n])
     assert features(blobs, []).shape == (0, together.shape[1])
+
+
+@pytest.mark.parametrize("card_height,size", [(70.0, (1280, 720)), (130.0, (1280, 720)), (200.0, (2304, 1536))])
+def test_the_enlarged_read_of_a_still_keeps_every_index_and_leaves_out_the_backs(card_height: float, size: tuple[int, int]) -> None:
+    # A still is read again at double size for small glyphs, only near white card stock: a back's
+    # pattern, enlarged, breaks into thousands of glyph-sized blobs. The corners' indices must stay
+    # in (all but a percent of their boxes: a court card's coloured picture comes close to its
+    # index); most of a back, margin and all, stays out.
+    table = dict(TABLE, burn=[None])
+    for seed in range(3):
+        scene = render_table_scene(table, seed=seed, card_height=card_height, size=size)
+        near = near_card_stock(scene.frame)
+        assert near is not None
+        for i, placed in enumerate(scene.placements):
+            shown = scene.top == i
+            if not placed.face_up:
+                assert (near[shown] > 0).mean() < 0.3, f"seed {seed}: a face-down card is read as card stock"
+                continue
+            ih, iw = placed.image.shape[:2]
+            corners = np.zeros((ih, iw), np.uint8)
+            corners[: int(0.3 * ih), : int(0.2 * iw)] = 255  # both corner indices
+            corners[int(0.7 * ih) :, int(0.8 * iw) :] = 255
+            h, w = scene.frame.shape[:2]
+            index = (cv2.warpPerspective(corners, placed.h, (w, h), flags=cv2.INTER_NEAREST) > 0) & shown
+            assert (near[index] > 0).mean() >= 0.99, f"seed {seed}: an index of {placed.card} lies outside the card stock"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision_helpers import FACE_DOWN, ON_FLOOR, ON_TABLE, table_on_a_floor
@@ -13,7 +14,7 @@ from dealer_pi.vision.calibration import calibrate
 from dealer_pi.vision.detect import CardFound, Detector
 from dealer_pi.vision.faces import FaceStyle, render_face
 from dealer_pi.vision.render import Placement, card_homography, compose, felt
-from dealer_pi.vision.surface import still_cards, table_mask, within_markers
+from dealer_pi.vision.surface import close_round, still_cards, table_mask, within_markers
 
 
 def test_a_still_reports_the_cards_on_its_table_and_not_the_one_on_the_floor():
@@ -65,3 +66,21 @@ def test_with_markers_the_table_is_what_they_enclose():
 
     kept = within_markers([at(0, -20), at(0, 900), at(-1100, 0)], cal)
     assert [f.zone for f in kept] == ["board"]
+
+
+def test_the_table_outline_is_closed_with_a_card_sized_disc_as_an_elliptic_kernel_closes_it():
+    # Notches of every size cut into a table's outline, closed by distance transforms instead of
+    # a morphological closing with a card-sized kernel: the same pixels, but for a few on the rim
+    # where OpenCV draws a smaller ellipse a little less round.
+    rng = np.random.default_rng(3)
+    for side in (47, 61, 121):
+        for _ in range(5):
+            mask = np.full((200, 260), 255, np.uint8)
+            mask[:, :20] = 0  # the floor along one edge
+            for _ in range(6):
+                x, y = (int(v) for v in rng.integers(0, 240, 2))
+                w, h = (int(v) for v in rng.integers(3, 60, 2))
+                cv2.rectangle(mask, (x, y), (x + w, y + h), 0, -1)
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+            expected = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+            assert np.count_nonzero(close_round(mask, side / 2) != expected) <= 0.001 * mask.size
