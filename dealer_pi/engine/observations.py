@@ -413,12 +413,25 @@ class HandAnnounced:
     ts_ms: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class WinnersNamed:
+    """At the showdown the dealer names who wins pot ``pot`` (0 is the main pot) where the cards
+    cannot be read into the hand: a tabled card the camera could not name, with a shoe that only
+    counts (POT-SHOW-BOTH, POT-CARDS-SPEAK: the dealer reads the hands and pushes the pot)."""
+
+    pot: int
+    seats: tuple[int, ...]
+    source: str = "dealer"
+    ts_ms: int = 0
+
+
 TableChange = Union[PlayerSeated, PlayerRemoved, ChipsAdded, LevelChanged, PlayerAway]
-Declared = Union[VerbalDeclaration, BoardPlayed, HandAnnounced]
+Declared = Union[VerbalDeclaration, BoardPlayed, HandAnnounced, WinnersNamed]
 
 _TYPE_NAMES.update({
     PlayerSeated: "seat_player", PlayerRemoved: "remove_player", ChipsAdded: "rebuy", LevelChanged: "level",
     PlayerAway: "away", VerbalDeclaration: "verbal", BoardPlayed: "play_board", HandAnnounced: "announce",
+    WinnersNamed: "winners",
 })
 _FIELDS.update({
     "seat_player": {"seat", "stack", "name", "post_now", "moved"},
@@ -429,6 +442,7 @@ _FIELDS.update({
     "verbal": {"seat", "action", "amount"},
     "play_board": {"seat"},
     "announce": {"seat", "hand"},
+    "winners": {"pot", "seats"},
 })
 
 
@@ -445,6 +459,14 @@ def _parse_more(data: Mapping[str, Any], f: Any, need: Any, source: str, ts_ms: 
         return LevelChanged(whole(need("small_blind"), f("small_blind"), low=0),
                             whole(need("big_blind"), f("big_blind"), low=0),
                             whole(data.get("ante", 0), f("ante"), low=0), source, ts_ms)
+    if kind == "winners":
+        seats = need("seats")
+        if not isinstance(seats, (list, tuple)) or not seats:
+            raise InputError(f("seats"), "must be a list of the winning seats, at least one")
+        named = tuple(whole(v, f(f"seats[{k}]"), low=1, high=MAX_SEATS) for k, v in enumerate(seats))
+        if len(set(named)) != len(named):
+            raise InputError(f("seats"), "names a seat twice")
+        return WinnersNamed(whole(need("pot"), f("pot"), low=0, high=MAX_SEATS), named, source, ts_ms)
     seat = whole(need("seat"), f("seat"), low=1, high=MAX_SEATS)
     if kind == "seat_player":
         name = data.get("name", "")

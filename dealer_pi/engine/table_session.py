@@ -63,6 +63,7 @@ from .events import (
     MisdealDeclared,
     Outcome,
     StreetCompleted,
+    WinnersDeclared,
 )
 from .events import Event as EngineEvent
 from .events import event_to_dict as engine_event_to_dict
@@ -102,6 +103,7 @@ from .observations import (
     PlayerSeated,
     ShoeDraw,
     VerbalDeclaration,
+    WinnersNamed,
 )
 from .profiles import RuleProfile
 from .showdown import next_to_show, show_order
@@ -123,7 +125,8 @@ def event_to_json(event: SessionEvent) -> dict[str, Any]:
 
 TABLE_CHANGES = (PlayerSeated, PlayerRemoved, ChipsAdded, LevelChanged, PlayerAway)
 DEALER_ENTRIES = (PlayerAction, ChipsPushed, KillHand, DealerDeclaration, AlertDecision, VerbalDeclaration,
-                  BoardPlayed, HandAnnounced, *TABLE_CHANGES)
+                  BoardPlayed, HandAnnounced, WinnersNamed, *TABLE_CHANGES)
+SHOWDOWN_CALLS = (BoardPlayed, WinnersNamed)  # the dealer's word at the showdown: nothing for the monitor
 PUBLIC_ENTRIES = (BoardDealt, HandShown)
 
 
@@ -390,7 +393,7 @@ class TableSession:
     def _apply(self, at: int, obs: Observation) -> list[SessionEvent]:
         """One observation; raises before changing anything when it is refused."""
         s = self._s
-        if isinstance(obs, (PlayerAction, ChipsPushed, VerbalDeclaration, BoardPlayed)):
+        if isinstance(obs, (PlayerAction, ChipsPushed, VerbalDeclaration, *SHOWDOWN_CALLS)):
             return self._bet_or_show(at, obs)
         if isinstance(obs, (ShoeDraw, CardSeen, CardLeft)):
             return self._card_step(at, s.monitor.observe(at, obs, betting_view(s.hand)), [])
@@ -424,7 +427,8 @@ class TableSession:
         # CARDS_OUT ends the hole-card deal; SHUFFLE_DONE ends a correction's reshuffle.
         return self._card_step(at, s.monitor.observe(at, obs, betting_view(s.hand)), [])
 
-    def _bet_or_show(self, at: int, obs: PlayerAction | ChipsPushed | VerbalDeclaration | BoardPlayed) -> list[SessionEvent]:
+    def _bet_or_show(self, at: int, obs: PlayerAction | ChipsPushed | VerbalDeclaration | BoardPlayed | WinnersNamed
+                     ) -> list[SessionEvent]:
         s = self._s
         st = s.hand
         entry: Entry
@@ -433,13 +437,15 @@ class TableSession:
                                 obs.second_motion)
         elif isinstance(obs, BoardPlayed):
             entry = HandShown(obs.seat)  # the dealer reads both cards against the board (POT-SHOW-BOTH, 001)
+        elif isinstance(obs, WinnersNamed):
+            entry = WinnersDeclared(obs.pot, obs.seats)  # cards the sensors could not read (POT-CARDS-SPEAK)
         elif obs.action is ActionKind.FOLD and st.phase is Phase.SHOWDOWN:
             entry = HandMucked(obs.seat)
         else:
             entry = ActionTaken(obs.seat, obs.action, obs.amount)  # a verbal declaration binds (BET-VERBAL)
         after, outcomes = apply_events(st, entry)  # raises: nothing changed yet
         events: list[SessionEvent] = []
-        if not isinstance(obs, BoardPlayed) and s.monitor.dealing_hole_cards():
+        if not isinstance(obs, SHOWDOWN_CALLS) and s.monitor.dealing_hole_cards():
             # A bet ends a deal nothing else closed: the hole cards go into the hand before the bet,
             # as the table played it (a raise's one additional motion must follow its first, BET-STRING).
             events = self._card_step(at, s.monitor.observe(at, DealerDeclaration(Declaration.CARDS_OUT), betting_view(s.hand)), [])
@@ -453,8 +459,10 @@ class TableSession:
         s.hand = after
         if isinstance(obs, BoardPlayed):
             events.append(HandShown(obs.seat, s.hand.shown[s.hand.index_of[obs.seat]] or ()))
+        elif isinstance(obs, WinnersNamed):
+            events.append(entry)
         events += outcomes
-        if not isinstance(obs, BoardPlayed):
+        if not isinstance(obs, SHOWDOWN_CALLS):
             events = self._card_step(at, s.monitor.observe(at, obs, view), events)
         return events + self._read_announcements(at)
 

@@ -22,7 +22,8 @@ from typing import Any, Iterator
 
 from dealer_pi.engine.errors import EngineError
 from dealer_pi.engine.events import (
-    ActionTaken, BoardDealt, Entry, HandKilled, HandMucked, HandShown, HandStarted, HoleCardsDealt, event_from_dict,
+    ActionTaken, BoardDealt, Entry, HandKilled, HandMucked, HandShown, HandStarted, HoleCardsDealt, WinnersDeclared,
+    event_from_dict,
 )
 from dealer_pi.engine.observations import ActionKind, observation_from_dict
 from dealer_pi.engine.phh import HandHistory, to_phh
@@ -190,6 +191,10 @@ def export_hands(journal: Journal) -> Iterator[ExportedHand]:
                 if ev.get("amends"):  # a raise made again by its one additional motion (000 §7)
                     log.drop_last_action(ev["seat"])
                 log.by_obs.setdefault(at, []).append(ActionTaken(ev["seat"], ActionKind(ev["action"]), ev["to"]))
+            elif kind == "winners_declared":  # the dealer's word on a pot: PHH cannot write it, say so
+                declared = event_from_dict(ev)
+                if isinstance(declared, WinnersDeclared):
+                    log.by_obs.setdefault(at, []).append(declared)
             elif kind == "entry_undone":
                 log.by_obs.pop(int(ev["undone"]), None)
             elif kind == "hand_ended":

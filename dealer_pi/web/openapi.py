@@ -34,7 +34,7 @@ _OBSERVATION = {
         "One observation of the vocabulary of dealer_pi.engine.observations (observation_from_dict). "
         "type is one of shoe_draw, card_seen, card_left, action, chips, kill, dealer, decision, and for the floor "
         "between hands seat_player, remove_player, rebuy, level, away, and for what players say verbal, "
-        "play_board, announce. Examples: "
+        "play_board, announce, and at the showdown winners. Examples: "
         '{"type":"action","seat":3,"action":"raise","amount":60}; {"type":"action","seat":3,"action":"fold"}; '
         '{"type":"dealer","declare":"misdeal"|"new hand"|"shuffle done"|"undo"|"cards out"|"void hand"} '
         '("cards out": the hole cards are all dealt, the betting opens: what a table with no card sensor taps; '
@@ -52,6 +52,8 @@ _OBSERVATION = {
         '{"type":"announce","seat":3,"hand":"flush"} (POT-CARDS-SPEAK: a called hand, not binding; one of '
         "high-card, pair, two-pair, three-of-a-kind, straight, flush, full-house, four-of-a-kind, "
         'straight-flush); '
+        '{"type":"winners","pot":0,"seats":[3]} (POT-CARDS-SPEAK: the dealer names who wins a pot, 0 the main '
+        'pot, where no sensor read the tabled cards; a split pot names each winning seat); '
         '{"type":"kill","seat":3,"reason":"touched-muck"} (a dead hand, POT-DEAD-HAND: its uncalled raise '
         'goes back). source defaults to "dealer" ("sensor" for shoe_draw, card_seen, card_left); '
         "ts_ms is stamped by the server when absent."
@@ -61,7 +63,7 @@ _OBSERVATION = {
         "type": {"type": "string", "enum": ["shoe_draw", "card_seen", "card_left", "action", "chips", "kill", "dealer",
                                             "decision",
                                             "seat_player", "remove_player", "rebuy", "level", "away", "verbal",
-                                            "play_board", "announce"]},
+                                            "play_board", "announce", "winners"]},
         "seat": {"type": "integer", "minimum": 1, "maximum": 10},
         "action": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all-in", "post"]},
         "amount": {"type": "integer", "minimum": 0, "description": "action/verbal: the seat's street total after the action "
@@ -78,6 +80,9 @@ _OBSERVATION = {
         "hand": {"type": "string", "enum": ["high-card", "pair", "two-pair", "three-of-a-kind", "straight", "flush",
                                            "full-house", "four-of-a-kind", "straight-flush"],
                  "description": "announce: what the player calls the hand"},
+        "pot": {"type": "integer", "minimum": 0, "description": "winners: which pot, 0 the main pot"},
+        "seats": {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 10}, "minItems": 1,
+                  "description": "winners: the seats that win the pot, each once"},
         "alert_id": {"type": "string"},
         "decision": {"type": "string", "enum": ["confirm", "dismiss"]},
         "zone": {"type": "string", "description": "seat:N, board, burn, muck or shoe"},

@@ -27,6 +27,7 @@ from dealer_pi.engine.observations import (
     PlayerSeated,
     ShoeDraw,
     VerbalDeclaration,
+    WinnersNamed,
     Zone,
     observation_from_dict,
     observation_to_dict,
@@ -254,6 +255,11 @@ def test_a_void_hand_restores_the_stacks_without_a_redeal() -> None:
     ({"type": "verbal", "seat": 3, "action": "raise"}, "o.amount"),
     ({"type": "announce", "seat": 3, "hand": "royal"}, "o.hand"),
     ({"type": "play_board"}, "o.seat"),
+    ({"type": "winners", "pot": 0}, "o.seats"),
+    ({"type": "winners", "pot": 0, "seats": []}, "o.seats"),
+    ({"type": "winners", "pot": 0, "seats": [2, "3"]}, "o.seats[1]"),
+    ({"type": "winners", "pot": 0, "seats": [2, 2]}, "o.seats"),
+    ({"type": "winners", "pot": -1, "seats": [2]}, "o.pot"),
 ])
 def test_new_observations_name_the_bad_field(doc: dict[str, Any], where: str) -> None:
     with pytest.raises(InputError) as exc:
@@ -264,7 +270,7 @@ def test_new_observations_name_the_bad_field(doc: dict[str, Any], where: str) ->
 def test_new_observations_read_back_from_json() -> None:
     for o in (PlayerSeated(3, 500, "Ann", post_now=True), PlayerRemoved(2), ChipsAdded(1, 100),
               LevelChanged(0, 0, 5), PlayerAway(4, False), VerbalDeclaration(2, ActionKind.BET, 30),
-              BoardPlayed(1), HandAnnounced(1, "two-pair")):
+              BoardPlayed(1), HandAnnounced(1, "two-pair"), WinnersNamed(1, (2, 5))):
         assert observation_from_dict(observation_to_dict(o)) == o
 
 
@@ -300,6 +306,10 @@ def test_POT_SHOW_BOTH_a_shown_card_the_camera_cannot_name_is_the_one_the_smart_
 
 
 def test_POT_SHOW_BOTH_with_a_counting_shoe_an_unnamed_shown_card_leaves_the_hand_waiting() -> None:
+    _waiting_on_an_unread_card()
+
+
+def _waiting_on_an_unread_card() -> TableSession:
     s = session({"1": 1000, "2": 1000})
     order = s.hand.order
     for _ in range(2):
@@ -320,6 +330,29 @@ def test_POT_SHOW_BOTH_with_a_counting_shoe_an_unnamed_shown_card_leaves_the_han
     assert not [e for e in events if type(e).__name__ == "HandShown"]  # nothing says which card it is
     with pytest.raises(RuleViolation):
         s.feed(NEW_HAND)
+    return s
+
+
+def test_POT_CARDS_SPEAK_the_dealer_names_the_winner_of_a_hand_no_sensor_could_read() -> None:
+    """The hand above, waiting at the showdown: the dealer reads the cards and names the winner
+    on the tablet (the dealer's word, POT-CARDS-SPEAK). The pot goes to that seat, the next hand
+    can start; a seat not in the pot, or a second word on a paid pot, is refused and changes nothing."""
+    s = _waiting_on_an_unread_card()
+    winner = s.hand.order[1]
+    before = s.snapshot()
+    with pytest.raises(RuleViolation) as exc:
+        s.feed(WinnersNamed(0, (winner, 7)))  # seat 7 has no hand here
+    assert exc.value.rule == "POT-SIDE" and s.snapshot() == before
+    with pytest.raises(InputError):
+        s.feed(WinnersNamed(1, (winner,)))  # one pot only
+    events = s.feed(WinnersNamed(0, (winner,)))
+    assert [type(e).__name__ for e in events][:2] == ["WinnersDeclared", "PotAwarded"]
+    assert s.snapshot()["hand"]["awards"][0]["shares"] == [[winner, 20]]
+    with pytest.raises(RuleViolation):
+        s.feed(WinnersNamed(0, (winner,)))
+    s.feed(NEW_HAND)
+    assert s.hand_number == 2
+    assert TableSession.replay(s.setup, s.observations).snapshot() == s.snapshot()
 
 
 def _deal(s: TableSession) -> None:

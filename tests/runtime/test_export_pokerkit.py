@@ -19,7 +19,7 @@ from dealer_pi.engine.cards import parse_cards
 from dealer_pi.engine.events import ActionTaken, BoardDealt, HandShown, HoleCardsDealt
 from dealer_pi.engine.hand import Hand
 from dealer_pi.engine.observations import ActionKind as A
-from dealer_pi.engine.observations import ChipsPushed, KillHand, KillReason, PlayerAction
+from dealer_pi.engine.observations import ChipsPushed, KillHand, KillReason, PlayerAction, WinnersNamed, observation_from_dict
 from dealer_pi.engine.phh import BetRaise, HandHistory, to_phh
 from dealer_pi.engine.phh_replay import hand_to_phh
 from dealer_pi.engine.setup import blinds_setup
@@ -145,3 +145,20 @@ def test_POT_DEAD_HAND_killed_hand_exports_and_replays_to_the_table_stacks(tmp_p
     assert hand.history is not None, hand.problem
     assert hand.history.finishing_stacks == (99, 103, 98)  # seat 3's uncalled 8 came back (000 §33)
     assert "# killed POT-DEAD-HAND dealer-kill" in to_phh(hand.history)
+
+
+def test_POT_CARDS_SPEAK_a_pot_the_dealer_awarded_is_journaled_and_not_written_as_PHH(tmp_path: Path) -> None:
+    """The hands were tabled but no sensor named the cards (a counting shoe, an unread camera): the
+    dealer names the winner. The hand is finished and exported with its events; PHH has no way to
+    write a pot given by the dealer's word, and the export says so instead of writing a wrong history."""
+    import live_helpers as H
+
+    rt = Runtime(tmp_path / "j.sqlite3", H.SETUP, stream_delay_s=1).start()
+    for doc in H.checked_down_hand():
+        rt.submit("observation", observation_from_dict(dict(doc, card=None) if doc["type"] == "shoe_draw" else doc))
+    rt.submit("observation", WinnersNamed(0, (3,)))
+    rt.stop()
+    (hand,) = list(export_hands(Journal(tmp_path / "j.sqlite3")))
+    assert hand.history is None and hand.problem is not None and "WinnersDeclared" in hand.problem
+    kinds = [e["event"]["type"] for e in hand.events]
+    assert [k for k in kinds if k in ("winners_declared", "pot_awarded")] == ["winners_declared", "pot_awarded"]

@@ -388,6 +388,8 @@
     // A hand is killed only while the betting is live (not while the cards are dealt, nor at the showdown).
     var live = killable(v);
     $("kill-open").disabled = !live;
+    $("award-open").hidden = !awardable(v);
+    if (!$("award").hidden && !awardable(v)) $("award").hidden = true;
     if (!$("kill").hidden) {
       if (live) fillKillSeats(v);
       else $("kill").hidden = true;
@@ -696,6 +698,74 @@
       }, "Kill the hand");
   }
 
+  /* ---------- the showdown, where no sensor read a tabled hand: the dealer names the winners ---------- */
+
+  function awardable(v) {
+    return !!(v && v.inProgress && /showdown/i.test(v.status) && openPots(v).length);
+  }
+
+  // The pots still to pay (those with chips in them), with their place in the engine's list.
+  function openPots(v) {
+    var paid = v.awards || [];
+    return v.pots.map(function (p, i) { return { pot: p, index: i }; }).filter(function (p) {
+      return Number(p.pot.amount) > 0 && !paid.some(function (a) { return a.pot === p.index; });
+    });
+  }
+
+  function fillAwardSeats(v) {
+    var chosen = document.querySelector('input[name="award-pot"]:checked');
+    var pot = chosen ? v.pots[Number(chosen.value)] : null;
+    var eligible = pot ? pot.eligible.map(Number) : [];
+    var box = $("award-seats");
+    box.textContent = "";
+    liveSeats(v).filter(function (s) { return eligible.indexOf(s.seat) >= 0; }).forEach(function (s) {
+      var label = DP.el("label", "choice");
+      var input = document.createElement("input");
+      input.type = "checkbox";
+      input.name = "award-seat";
+      input.value = String(s.seat);
+      label.appendChild(input);
+      label.appendChild(DP.el("span", null, "Seat " + s.seat + (s.name ? " · " + s.name : "")));
+      box.appendChild(label);
+    });
+  }
+
+  function openAward() {
+    var v = view;
+    if (!awardable(v)) { say("No pot waits at a showdown", "bad"); return; }
+    var box = $("award-pots");
+    box.textContent = "";
+    openPots(v).forEach(function (p, k) {
+      var label = DP.el("label", "choice");
+      var input = document.createElement("input");
+      input.type = "radio";
+      input.name = "award-pot";
+      input.value = String(p.index);
+      input.checked = k === 0;
+      input.addEventListener("change", function () { fillAwardSeats(view); });
+      label.appendChild(input);
+      label.appendChild(DP.el("span", "num", p.pot.name + " " + DP.chips(p.pot.amount)));
+      box.appendChild(label);
+    });
+    fillAwardSeats(v);
+    $("award-hint").textContent = "";
+    $("award-hint").classList.remove("bad");
+    $("award").hidden = false;
+  }
+
+  function submitAward(e) {
+    e.preventDefault();
+    var pot = document.querySelector('input[name="award-pot"]:checked');
+    var seats = Array.prototype.map.call(document.querySelectorAll('input[name="award-seat"]:checked'),
+      function (c) { return Number(c.value); });
+    var problem = !pot ? "Choose the pot" : !seats.length ? "Choose who wins it" : "";
+    if (problem) { $("award-hint").textContent = problem; $("award-hint").classList.add("bad"); return; }
+    var name = view.pots[Number(pot.value)].name;
+    var who = seats.map(function (s) { return "seat " + s; }).join(" and ");
+    $("award").hidden = true;
+    post({ type: "winners", pot: Number(pot.value), seats: seats }, name + " to " + who + " (POT-CARDS-SPEAK)");
+  }
+
   /* ---------- the camera's reads: the dealer confirms or corrects, the reader learns ---------- */
 
   var CARD_NAMES = (function () {
@@ -841,6 +911,9 @@
   $("chips-second").addEventListener("change", secondMotion);
   $("chips-second-seat").addEventListener("change", chipsSeat);
   $("kill-open").addEventListener("click", openKill);
+  $("award-open").addEventListener("click", openAward);
+  $("award-cancel").addEventListener("click", function () { $("award").hidden = true; });
+  $("award-form").addEventListener("submit", submitAward);
   $("kill-cancel").addEventListener("click", function () { $("kill").hidden = true; });
   $("kill-form").addEventListener("submit", submitKill);
   $("chips-form").addEventListener("submit", function (e) {
