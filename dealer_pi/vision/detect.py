@@ -43,8 +43,12 @@ MIDDLE = (0.3, 0.7)  # the middle of a picture, as a share of its width and heig
 # crossed at an angle fill up to about 0.78 of theirs, and more once the opening has rounded
 # their corners (0.75 to 0.85 measured), so the bar sits above that.
 ROUND = 0.88
-# A part this much white card stock is a face-up card (a back's white margin is about a sixth).
-PAPER_FACE_UP = 0.4
+# Plain card stock: white in stretches at least this share of a card's width across. A face is
+# mostly plain white; a back's light pattern is white too, but in lines and dots that are not.
+PLAIN_GRAIN = 0.03
+# A part this much plain card stock is a face-up card. On 20 scenes of a deck never trained on,
+# faces showed 0.38 and more, backs of every pattern 0.20 at most (models/REPORT.md).
+PLAIN_FACE_UP = 0.3
 # A stretch of card back counts as a card of its own from this share of a card's area; the
 # strip a card shows under the next in a pile is 0.08 to 0.45 of a card, stray pixels 0.02 at most.
 BACK_AREA = 0.06
@@ -95,6 +99,7 @@ class Part:
     card_area: float  # one card's area at this frame's scale
     paper: float  # share of white card stock (see paper_fraction)
     backs: int = 0  # stretches of card back that white card stock parts (see visible_backs)
+    plain: float = 0.0  # share of plain card stock (see paper_fraction's ``grain``)
 
 
 def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
@@ -261,16 +266,24 @@ def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: f
     return count
 
 
-def paper_fraction(bgr: np.ndarray, mask: np.ndarray, bright: float | None = None) -> float:
-    """Share of the masked pixels that look like white card stock (``bright``: see :func:`frame_brightness`)."""
+def paper_fraction(bgr: np.ndarray, mask: np.ndarray, bright: float | None = None, grain: int = 0) -> float:
+    """Share of the masked pixels that look like white card stock (``bright``: see :func:`frame_brightness`);
+    with ``grain``, only stock in stretches at least that many pixels across (plain card stock)."""
     if not mask.any():
         return 0.0
     x, y, w, h = cv2.boundingRect(mask)
     hsv = cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2HSV)
-    px = hsv[mask[y : y + h, x : x + w] > 0]
     if bright is None:
         bright = frame_brightness(bgr)
-    return float(is_paper(px, bright).mean())
+    paper = is_paper(hsv, bright)
+    if grain > 1:
+        paper = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, np.ones((grain, grain), np.uint8)) > 0
+    return float(paper[mask[y : y + h, x : x + w] > 0].mean())
+
+
+def plain_grain(card_area: float) -> int:
+    """:data:`PLAIN_GRAIN` of a card's width, in pixels, for cards of ``card_area`` pixels."""
+    return int(round(PLAIN_GRAIN * math.sqrt(card_area * CARD_W_U / CARD_H_U)))
 
 
 class Detector:
@@ -386,7 +399,7 @@ class Detector:
         kinds = self.regions.classify(bgr, parts) if self.regions is not None and parts else [None] * len(parts)
         for part, kind in zip(parts, kinds):
             if kind is None:  # no region classifier: the colour-and-shape rules alone
-                face_up = part.paper > PAPER_FACE_UP
+                face_up = part.plain > PLAIN_FACE_UP
                 if not face_up and not part.backs and _not_card_shaped(part.mask):
                     continue  # no card's margin, and long and thin or hollow: a rail, a chip rack
                 k = by_area(part) if face_up else max(by_area(part), part.backs)
@@ -428,9 +441,9 @@ class Detector:
                 return cards, []
             card_area = float(np.median(rects))
         # A pattern on a card back can look a little like an index: an unread "face-up card" that
-        # is not on white card stock is dropped here, and its region is found again as face down.
+        # is not on plain white card stock is dropped here, and its region is found again as face down.
         bright = frame_brightness(bgr)
-        cards = [f for f in cards if f.card is not None or _on_paper(bgr, f, bright)]
+        cards = [f for f in cards if f.card is not None or _on_paper(bgr, f, bright, plain_grain(card_area))]
         out = list(cards)
         explained = np.zeros(region.shape, np.uint8)
         for f in cards:
@@ -468,8 +481,9 @@ class Detector:
             mask &= rest[y : y + h, x : x + w]
             crop = bgr[y : y + h, x : x + w]
             paper = paper_fraction(crop, mask, bright)
-            backs = visible_backs(crop, mask, card_area, bright, felt) if paper <= PAPER_FACE_UP else 0
-            parts.append(Part(mask, x, y, float(area), float(card_area), paper, backs))
+            plain = paper_fraction(crop, mask, bright, plain_grain(card_area))
+            backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP else 0
+            parts.append(Part(mask, x, y, float(area), float(card_area), paper, backs, plain))
         return out, parts
 
 
@@ -497,10 +511,10 @@ def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, in
     return mask, x0, y0
 
 
-def _on_paper(bgr: np.ndarray, f: CardFound, bright: float) -> bool:
+def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int) -> bool:
     mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
     h, w = mask.shape
-    return bool(mask.size) and paper_fraction(bgr[y : y + h, x : x + w], mask, bright) >= PAPER_FACE_UP
+    return bool(mask.size) and paper_fraction(bgr[y : y + h, x : x + w], mask, bright, grain) >= PLAIN_FACE_UP
 
 
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:
