@@ -30,7 +30,7 @@ from dealer_pi.engine.cards import Card
 
 from .detect import Detector
 from .enrol import Box, enrol_picture
-from .recogniser import STILL_SCALES, Enrolment, IndexModel, Recogniser
+from .recogniser import Enrolment, IndexModel, Recogniser, still_recogniser
 from .sources import read_image
 from .surface import still_cards
 
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     names = class_names(args.root)
     both = not args.dark_only
     model = IndexModel.load(args.model) if args.model else None
-    base = Recogniser(model=model, both_polarities=both, scales=STILL_SCALES, min_confidence=args.min_confidence)
+    base = still_recogniser(model, None, args.min_confidence, both)
     for prefix in ("WIN_", "IMG_"):
         # The shipped model learnt from the even-numbered photos (models/make_index_model.py):
         # only the odd-numbered ones are fair to score, and enrolment comes from the even ones.
@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             print("  wrong:", " ".join(plain.wrong))
         if args.enrol_half:
             enrolment = enrol_from(base, enrol_set, names)
-            tuned = Recogniser(enrolment=enrolment, both_polarities=both, scales=STILL_SCALES, min_confidence=args.min_confidence)
+            tuned = still_recogniser(None, enrolment, args.min_confidence, both)
             t = score(tuned, items, names, not args.whole_picture)
             print(t.line(f"{prefix}* enrolled from {len(enrol_set)} other photos ({len(enrolment)} rows)"))
             if args.show_wrong:

@@ -273,6 +273,10 @@ class IndexModel:
 # Still pictures (no size known, no time to vote over frames): also read at half and double size, where
 # big and tiny glyphs come out as cleanly as the camera's usual ones.
 STILL_SCALES = (1.0, 0.5, 2.0)
+# A small still (a phone's photo sent at 640 px) is also read at triple size: its indices can be
+# 6-9 px. On a large one that would enlarge the card stock past what a still may take.
+SMALL_STILL_SCALES = (3.0,)
+SMALL_PICTURE_PX = 1000  # the longer side of a small picture, at most
 
 READ_FLOOR = 0.3  # a pair read below this is no read at all (not even an unknown card)
 NOT_INDEX = 52  # label of a pair that is not a corner index (pips, pictures); cards are 0..51
@@ -347,10 +351,13 @@ class Recogniser:
         min_confidence: float = 0.9,
         both_polarities: bool = False,
         scales: tuple[float, ...] = (1.0,),
+        small_scales: tuple[float, ...] = (),
     ) -> None:
-        """``scales`` other than 1 read the picture again resized (stills: see ``STILL_SCALES``)."""
+        """``scales`` other than 1 read the picture again resized (stills: see ``STILL_SCALES``);
+        ``small_scales`` too, for pictures no longer than ``SMALL_PICTURE_PX``."""
         self.both_polarities = both_polarities
         self.scales = scales
+        self.small_scales = small_scales
         base = model or IndexModel.load()
         # An enrolled deck brings its own fine-tuned networks.
         self.model = enrolment.model if enrolment is not None and enrolment.model is not None else base
@@ -372,7 +379,8 @@ class Recogniser:
         reads: list[IndexRead] = []
         # Whether the picture has colour at all is the whole picture's, not a resized box's.
         colourful = bgr.ndim == 3 and _colourful(bgr)
-        for scale in self.scales:
+        small = max(bgr.shape[:2]) <= SMALL_PICTURE_PX
+        for scale in self.scales + (self.small_scales if small else ()):
             params = self.params
             if glyph_px > 0:
                 px = glyph_px * scale
@@ -438,6 +446,14 @@ class Recogniser:
             card = Card.from_index(int(r[n]) * 4 + int(s[n]))
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card))
         return reads
+
+
+def still_recogniser(model: IndexModel | None = None, enrolment: Enrolment | None = None, min_confidence: float = 0.9,
+                     both_polarities: bool = True) -> Recogniser:
+    """The reader for a still picture: no glyph size known, so three sizes (and triple size for
+    a small picture), and the second pass for light print on black cards."""
+    return Recogniser(model, enrolment, min_confidence=min_confidence, both_polarities=both_polarities,
+                      scales=STILL_SCALES, small_scales=SMALL_STILL_SCALES)
 
 
 def _within(region: np.ndarray | None, other: np.ndarray | None) -> np.ndarray | None:

@@ -19,7 +19,7 @@ import numpy as np
 
 from .calibration import Calibration
 from .detect import CardFound, Detector, middle, middle_colour, not_felt
-from .recogniser import STILL_SCALES, Enrolment, IndexModel, Recogniser
+from .recogniser import Enrolment, IndexModel, still_recogniser
 from .regions import RegionClassifier
 
 # The table is the picture's subject: its colour is the one in the middle of the picture, and it
@@ -128,5 +128,4 @@ def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0
     size is known, so the picture is read at three sizes, and it can afford the second pass for
     light print on black cards; the table's colour is the middle's, since the corners may show
     the floor. ``model``, ``regions``: another reader, the region classifier (see :class:`Detector`)."""
-    recogniser = Recogniser(model, enrolment, min_confidence=min_confidence, both_polarities=True, scales=STILL_SCALES)
-    return Detector(recogniser, table_in_middle=True, regions=regions)
+    return Detector(still_recogniser(model, enrolment, min_confidence), table_in_middle=True, regions=regions)

@@ -12,6 +12,7 @@ import numpy as np
 from dealer_pi.engine.cards import FULL_DECK, Card
 from dealer_pi.vision.detect import Detector
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
+from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
 
 
@@ -178,3 +179,22 @@ def test_DEAL_HOLE_COUNT_a_light_patterned_back_is_face_down_not_an_unread_face(
         assert face_down >= 2, (seed, face_down)
         downs += face_down
     assert downs >= 15, downs  # of 18: the fanned pair is taken for one card at times
+
+
+def test_DEAL_DECK_a_small_still_is_also_read_at_triple_size_naming_more_and_none_wrongly() -> None:
+    # A table sent as a 640x360 picture, cards 48-56 px tall: indices of 5-7 px. Triple size reads
+    # them where double size reads fewer, and once took a card for another (a false foul deck).
+    table = {"board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "3h")], "seat:2": [Card.parse("Qs"), Card.parse("Jh")]}
+    with_triple, without = still_recogniser(), Recogniser(both_polarities=True, scales=STILL_SCALES)
+    right = {"triple": 0, "double": 0}
+    wrong = {"triple": 0, "double": 0}
+    for height in (48.0, 56.0):
+        for seed in range(5):
+            scene = render_table_scene(table, seed=seed, card_height=height, size=(640, 360))
+            truth = {p.card for p in scene.placements if p.card is not None}
+            for name, reader in (("triple", with_triple), ("double", without)):
+                named = {f.card for f in Detector(reader).detect(scene.frame) if f.card is not None}
+                right[name] += len(named & truth)
+                wrong[name] += len(named - truth)
+    assert wrong["triple"] == 0, wrong
+    assert right["triple"] >= right["double"] + 4, right

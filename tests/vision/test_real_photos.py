@@ -14,7 +14,7 @@ import pytest
 
 from dealer_pi.vision import evaluate as ev
 from dealer_pi.vision.detect import Detector
-from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser
+from dealer_pi.vision.recogniser import Recogniser, still_recogniser
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +24,7 @@ def data(photo_root, photo_subsets):
 
 @pytest.fixture(scope="module")
 def base():
-    return Recogniser(both_polarities=True, scales=STILL_SCALES)
+    return still_recogniser()
 
 
 def check_subsets(recogniser, data, win_floor: tuple[float, float], img_floor: tuple[float, float]) -> None:
@@ -48,7 +48,7 @@ def enrolled(data, base):
 
 
 def test_real_photos_enrolled_from_other_photos(data, enrolled):
-    tuned = Recogniser(enrolment=enrolled, both_polarities=True, scales=STILL_SCALES)
+    tuned = still_recogniser(enrolment=enrolled)
     check_subsets(tuned, data, (ENROLLED_WIN_RECALL, ENROLLED_PRECISION), (ENROLLED_IMG_RECALL, ENROLLED_PRECISION))
 
 
