@@ -650,18 +650,23 @@
     if (!seats.some(function (s) { return s.seat === was; })) was = v.toAct;
     box.textContent = "";
     seats.forEach(function (s) {
-      var label = DP.el("label", "choice");
-      var input = document.createElement("input");
-      input.type = "radio";
-      input.name = "kill-seat";
-      input.value = String(s.seat);
-      input.checked = s.seat === was;
-      label.appendChild(input);
       var text = DP.el("span", null, "Seat " + s.seat + (s.name ? " · " + s.name : ""));
       if (s.seat === v.toAct) text.appendChild(DP.el("small", "choice-tag", "to act"));
-      label.appendChild(text);
-      box.appendChild(label);
+      box.appendChild(choice("radio", "kill-seat", s.seat, s.seat === was, text));
     });
+  }
+
+  // One finger-sized choice of a sheet: a radio button or a check box with its words.
+  function choice(type, name, value, checked, text) {
+    var label = DP.el("label", "choice");
+    var input = document.createElement("input");
+    input.type = type;
+    input.name = name;
+    input.value = String(value);
+    input.checked = checked;
+    label.appendChild(input);
+    label.appendChild(text);
+    return label;
   }
 
   function openKill() {
@@ -719,14 +724,7 @@
     var box = $("award-seats");
     box.textContent = "";
     liveSeats(v).filter(function (s) { return eligible.indexOf(s.seat) >= 0; }).forEach(function (s) {
-      var label = DP.el("label", "choice");
-      var input = document.createElement("input");
-      input.type = "checkbox";
-      input.name = "award-seat";
-      input.value = String(s.seat);
-      label.appendChild(input);
-      label.appendChild(DP.el("span", null, "Seat " + s.seat + (s.name ? " · " + s.name : "")));
-      box.appendChild(label);
+      box.appendChild(choice("checkbox", "award-seat", s.seat, false, DP.el("span", null, "Seat " + s.seat + (s.name ? " · " + s.name : ""))));
     });
   }
 
@@ -736,15 +734,8 @@
     var box = $("award-pots");
     box.textContent = "";
     openPots(v).forEach(function (p, k) {
-      var label = DP.el("label", "choice");
-      var input = document.createElement("input");
-      input.type = "radio";
-      input.name = "award-pot";
-      input.value = String(p.index);
-      input.checked = k === 0;
-      input.addEventListener("change", function () { fillAwardSeats(view); });
-      label.appendChild(input);
-      label.appendChild(DP.el("span", "num", p.pot.name + " " + DP.chips(p.pot.amount)));
+      var label = choice("radio", "award-pot", p.index, k === 0, DP.el("span", "num", p.pot.name + " " + DP.chips(p.pot.amount)));
+      label.querySelector("input").addEventListener("change", function () { fillAwardSeats(view); });
       box.appendChild(label);
     });
     fillAwardSeats(v);
