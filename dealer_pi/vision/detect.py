@@ -97,9 +97,9 @@ class Part:
     y: int
     area: float  # of its outline, in pixels
     card_area: float  # one card's area at this frame's scale
-    paper: float  # share of white card stock (see paper_fraction)
+    paper: float  # share of white card stock (see paper_shares)
     backs: int = 0  # stretches of card back that white card stock parts (see visible_backs)
-    plain: float = 0.0  # share of plain card stock (see paper_fraction's ``grain``)
+    plain: float = 0.0  # share of plain card stock (see paper_shares)
 
 
 def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
@@ -266,19 +266,19 @@ def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: f
     return count
 
 
-def paper_fraction(bgr: np.ndarray, mask: np.ndarray, bright: float | None = None, grain: int = 0) -> float:
-    """Share of the masked pixels that look like white card stock (``bright``: see :func:`frame_brightness`);
-    with ``grain``, only stock in stretches at least that many pixels across (plain card stock)."""
+def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int) -> tuple[float, float]:
+    """Shares of the masked pixels that look like white card stock (``bright``: see
+    :func:`frame_brightness`): all of it, and the plain stock alone, in stretches at least
+    ``grain`` pixels across."""
     if not mask.any():
-        return 0.0
+        return 0.0, 0.0
     x, y, w, h = cv2.boundingRect(mask)
-    hsv = cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2HSV)
-    if bright is None:
-        bright = frame_brightness(bgr)
-    paper = is_paper(hsv, bright)
+    inside = mask[y : y + h, x : x + w] > 0
+    paper = is_paper(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2HSV), bright)
+    plain = paper
     if grain > 1:
-        paper = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, np.ones((grain, grain), np.uint8)) > 0
-    return float(paper[mask[y : y + h, x : x + w] > 0].mean())
+        plain = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, np.ones((grain, grain), np.uint8)) > 0
+    return float(paper[inside].mean()), float(plain[inside].mean())
 
 
 def plain_grain(card_area: float) -> int:
@@ -480,8 +480,7 @@ class Detector:
             h, w = mask.shape
             mask &= rest[y : y + h, x : x + w]
             crop = bgr[y : y + h, x : x + w]
-            paper = paper_fraction(crop, mask, bright)
-            plain = paper_fraction(crop, mask, bright, plain_grain(card_area))
+            paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
             backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP else 0
             parts.append(Part(mask, x, y, float(area), float(card_area), paper, backs, plain))
         return out, parts
@@ -514,7 +513,7 @@ def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, in
 def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int) -> bool:
     mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
     h, w = mask.shape
-    return bool(mask.size) and paper_fraction(bgr[y : y + h, x : x + w], mask, bright, grain) >= PLAIN_FACE_UP
+    return bool(mask.size) and paper_shares(bgr[y : y + h, x : x + w], mask, bright, grain)[1] >= PLAIN_FACE_UP
 
 
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:
