@@ -380,17 +380,17 @@ class Recogniser:
         # Whether the picture has colour at all is the whole picture's, not a resized box's.
         colourful = bgr.ndim == 3 and _colourful(bgr)
         small = max(bgr.shape[:2]) <= SMALL_PICTURE_PX
-        for scale in self.scales + (self.small_scales if small else ()):
+        scales = self.scales + (self.small_scales if small else ())
+        # Dark print that is an index lies on white card stock. Enlarged, a back's pattern breaks
+        # into glyph-sized blobs by the thousand: an enlarged picture's dark print is read only there.
+        on_stock = _within(region, near_card_stock(bgr)) if any(scale > 1.0 for scale in scales) else region
+        for scale in scales:
             params = self.params
             if glyph_px > 0:
                 px = glyph_px * scale
                 params = dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, int(1.7 * px) + 1))
             for light in (False, True) if self.both_polarities else (False,):
-                where = region
-                if scale > 1.0 and not light:
-                    # Dark print that is an index lies on white card stock. Enlarged, a back's
-                    # pattern breaks into glyph-sized blobs by the thousand; only card stock is read.
-                    where = _within(region, near_card_stock(bgr))
+                where = on_stock if scale > 1.0 and not light else region
                 resized = (bgr, where, (0, 0)) if scale == 1.0 else _resized(bgr, where, scale, params)
                 if resized is None:
                     continue

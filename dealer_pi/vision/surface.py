@@ -125,7 +125,7 @@ def still_cards(cards: Sequence[CardFound], bgr: np.ndarray, cal: Calibration | 
 def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0.9, model: IndexModel | None = None,
                    regions: RegionClassifier | None = None) -> Detector:
     """The detector for a still picture (``vision detect``, the held-out evaluation): no glyph
-    size is known, so the picture is read at three sizes, and it can afford the second pass for
+    size is known, so the picture is read at three sizes (four if small), and it can afford the second pass for
     light print on black cards; the table's colour is the middle's, since the corners may show
     the floor. ``model``, ``regions``: another reader, the region classifier (see :class:`Detector`)."""
     return Detector(still_recogniser(model, enrolment, min_confidence), table_in_middle=True, regions=regions)
