@@ -309,14 +309,14 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     driver = SimDriver(runtime, shoe, seed, args.pace, args.fault_rate, args.hands, camera).start()
     assistant.on_stop(driver.stop)
-    print(banner(assistant.server.url, seed, dealer, producer, args.delay, base / "journal.sqlite3"), flush=True)
     if args.hands:
         def stop_when_played() -> None:
             driver.thread.join()
             assistant.stop()
 
         threading.Thread(target=stop_when_played, daemon=True).start()
-    assistant.serve_forever()
+    assistant.serve_forever(lambda: print(banner(assistant.server.url, seed, dealer, producer, args.delay,
+                                                 base / "journal.sqlite3"), flush=True))
     keep = not temporary or bool(args.hands)  # a run of N hands is made to be looked at afterwards
     print(summary(driver, base / "journal.sqlite3", keep), flush=True)
     if not keep:

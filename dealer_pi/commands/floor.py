@@ -73,4 +73,5 @@ def wait_for_signal() -> None:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     signal.signal(signal.SIGINT, lambda *a: stop.set())
-    stop.wait()
+    while not stop.wait(0.5):  # a timed wait: a signal taken by another thread is handled within 0.5 s
+        pass

@@ -56,6 +56,6 @@ def run(args: argparse.Namespace) -> int:
         n = runtime.replay_mismatches
         print(f"dealer-pi serve: {n} journal {'entry' if n == 1 else 'entries'} did not replay as recorded "
               "(the log names each); the table was rebuilt from what the rules accept", file=sys.stderr)
-    print(f"dealer-pi: serving {config.table.name!r} on {assistant.server.url}", flush=True)
-    assistant.serve_forever()
+    assistant.serve_forever(lambda: print(f"dealer-pi: serving {config.table.name!r} on {assistant.server.url}",
+                                          flush=True))
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -13,6 +14,7 @@ from dealer_pi.config import Config
 from .engine_thread import Runtime
 
 log = logging.getLogger("dealer_pi.wiring")
+SLOW_STOP_S = 2.0
 
 
 def default_setup(config: Config, base_dir: Path = Path(".")) -> dict[str, Any]:
@@ -56,6 +58,8 @@ class Assistant:
         self.server = Server(self.app, host=host, port=port, threads=config.web.threads)
         self._stoppers: list[Callable[[], None]] = []
         self._stopped = threading.Event()
+        self._stopping = False
+        self._stop_lock = threading.Lock()
 
     @classmethod
     def from_config(
@@ -100,8 +104,12 @@ class Assistant:
         """Something to close when the assistant stops (a device, the simulator)."""
         self._stoppers.append(fn)
 
-    def serve_forever(self) -> None:
-        """Serve until SIGINT/SIGTERM, then stop devices, runtime and server in order."""
+    def serve_forever(self, ready: Callable[[], None] | None = None) -> None:
+        """Serve until SIGINT/SIGTERM, then stop devices, runtime and server in order.
+
+        ``ready`` runs once the stop signals are caught and the server is up: a process told it
+        is serving can then always be stopped cleanly.
+        """
         def _stop(signum: int, frame: Any) -> None:
             threading.Thread(target=self.stop, daemon=True).start()
 
@@ -114,18 +122,29 @@ class Assistant:
             self.runtime.set_heartbeat(sdnotify.watchdog, interval)
         self.server.start()
         sdnotify.ready(f"serving {self.config.table.name} on {self.server.url}")
-        self._stopped.wait()
+        if ready is not None:
+            ready()
+        # Woken twice a second: a signal the kernel hands to another of the many threads only
+        # runs its Python handler once the main thread runs, and a wait without a timeout may not.
+        while not self._stopped.wait(0.5):
+            pass
         sdnotify.stopping()
 
     def stop(self) -> None:
-        if self._stopped.is_set():
-            return
-        self.server.stop_accepting()  # no new request from here on; those being served finish
-        for fn in reversed(self._stoppers):
+        with self._stop_lock:  # a second signal while stopping changes nothing
+            if self._stopping:
+                return
+            self._stopping = True
+        steps = [("the listener", self.server.stop_accepting)]  # no new request; those being served finish
+        steps += [(getattr(fn, "__qualname__", "a device"), fn) for fn in reversed(self._stoppers)]
+        steps += [("the engine and journal", self.runtime.stop), ("the web server", self.server.close)]
+        for name, fn in steps:
+            began = time.monotonic()
             try:
                 fn()
             except Exception:  # keep stopping the rest
-                log.exception("while stopping")
-        self.runtime.stop()
-        self.server.close()
+                log.exception("while stopping %s", name)
+            took = time.monotonic() - began
+            if took > SLOW_STOP_S:  # the log says which part held a stop up (systemd kills at its limit)
+                log.warning("stopping %s took %.1f s", name, took)
         self._stopped.set()
