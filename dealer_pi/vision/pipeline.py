@@ -31,6 +31,7 @@ from dealer_pi.engine.errors import InputError
 from dealer_pi.engine.observations import CardSeen
 
 from .calibration import CameraWatch, Layout, WatchReport, calibrate, default_layout, load_layout
+from .change import ChangeGate
 from .detect import CardFound, Detector
 from .recogniser import Enrolment, Recogniser
 from .sources import LatestFrameStage, check_frame
@@ -108,8 +109,12 @@ class VisionPipeline:
         watch: CameraWatch | None = None,
         watch_every: int = 30,
         layout: Layout | None = None,
+        gate: ChangeGate | None = None,
     ) -> None:
-        """``layout``: calibrate from the table's markers by itself (and again when the camera moves)."""
+        """``layout``: calibrate from the table's markers by itself (and again when the camera moves).
+        ``gate``: which frames are read in full (default: a :class:`ChangeGate` that reads in full
+        every frame the tracker decides a new card on, so a still table is not read again and
+        again and nothing the tracker reports changes)."""
         self.detector = detector or Detector(follow_scale=True)
         self.zones = zones
         self.tracker = tracker or CardTracker()
@@ -119,6 +124,8 @@ class VisionPipeline:
         self.camera_moves = 0
         self.frames = 0
         self.last_cards: list[CardFound] = []
+        self.gate = gate or ChangeGate(fresh=2 * self.tracker.confirm_frames)
+        self._found: list[CardFound] = []  # the last frame read in full, before zones
         self.last_watch: WatchReport | None = None
         self.stage: LatestFrameStage | None = None
         self.bad_frames = 0
@@ -130,7 +137,9 @@ class VisionPipeline:
 
     def cards(self, frame: np.ndarray) -> list[CardFound]:
         """Cards in one frame, each with its zone when zones are known."""
-        found = one_per_card(self.detector.detect(frame))
+        return self._zoned(one_per_card(self.detector.detect(frame)))
+
+    def _zoned(self, found: list[CardFound]) -> list[CardFound]:
         if self.zones is None:
             return found
         return [dataclasses.replace(f, zone=self.zones.zone_of(f.centre)) for f in found]
@@ -145,7 +154,9 @@ class VisionPipeline:
                 self._calibrate(frame)  # zones follow the camera when the markers are in view
         elif self.layout is not None and self.zones is None and self.frames % self.watch_every == 1:
             self._calibrate(frame)
-        self.last_cards = self.cards(frame)
+        if self.gate.must_read(frame):
+            self._found = one_per_card(self.detector.detect(frame))
+        self.last_cards = self._zoned(self._found)
         region = self.detector.last_region
 
         def covered(centre: tuple[float, float], size: float) -> bool:
@@ -178,6 +189,7 @@ class VisionPipeline:
         self.calibration_error = ""
         self.zones = cal
         self.watch = CameraWatch(cal)
+        self.gate.reset()
 
     @property
     def calibration(self) -> str:
@@ -209,7 +221,8 @@ class VisionPipeline:
                 stage.done()
 
     def stats(self) -> dict[str, float | str]:
-        out: dict[str, float | str] = {"frames": float(self.frames), "bad_frames": float(self.bad_frames)}
+        out: dict[str, float | str] = {"frames": float(self.frames), "bad_frames": float(self.bad_frames),
+                                       "still_frames": float(self.gate.reused)}
         if self.stage is not None:
             out.update(self.stage.stats())
         if self.last_watch is not None:

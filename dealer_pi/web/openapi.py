@@ -262,6 +262,7 @@ _DEVICES = {
                 "dropped": {"type": "integer"},
                 "cards_in_view": {"type": "integer"},
                 "bad_frames": {"type": "integer"},
+                "still_frames": {"type": "integer", "description": "frames of a still table not read again (nothing had changed)"},
             },
         },
         "buttons": {"type": "object"},
