@@ -13,7 +13,8 @@ faults as the simulator's. Each scene goes through ``vision detect``'s still rea
 sizes, both print polarities, the table's colour from the picture's middle, only the cards on
 the table). Scored per scene:
 
-* face up: named right, named wrong, named twice (one card reported as two);
+* face up: named right (where the card lies), named wrong (a card not there, or named where
+  another card lies), named twice (one card reported as two);
 * face down: reported count against the truth (exact or not);
 * off the table: any card reported on the floor.
 """
@@ -110,16 +111,20 @@ def enrol_design(faces: list[Face], seed: int, model=None):  # type: ignore[no-u
 
 def score(found: list[CardFound], truth, card_h: float, size: tuple[int, int]) -> dict[str, int]:
     cards = [c for c, _, on in truth if c is not None and on]
+    at = {c: p for c, p, on in truth if c is not None and on}
     off = [p for c, p, on in truth if not on]
+    # A name is right only where that card lies: near its centre (a fanned pair's centres are
+    # 0.28 of a card apart, so each name must be nearer its own card than half a card).
+    right_found = [f for f in found if f.card in at and math.dist(f.centre, at[f.card]) < 0.5 * card_h]
     named = [f.card for f in found if f.card is not None]
-    right = {c for c in named if c in cards}
+    right = {f.card for f in right_found}
     downs_true = sum(1 for c, _, on in truth if c is None and on)
     downs_seen = sum(1 for f in found if not f.face_up)
     return {
         "face_up": len(cards),
         "named_right": len(right),
-        "named_wrong": sum(1 for c in named if c not in cards),
-        "named_twice": len(named) - len(set(named)),
+        "named_wrong": sum(1 for f in found if f.card is not None and f not in right_found),
+        "named_twice": len(right_found) - len(right),
         "down_true": downs_true,
         "down_seen": downs_seen,
         "down_exact": int(downs_seen == downs_true),

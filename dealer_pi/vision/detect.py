@@ -140,6 +140,39 @@ def opposite_corners(a: IndexRead, b: IndexRead) -> bool:
     return 0.6 * aspect < along / across < 1.6 * aspect and 0.6 * expected < math.hypot(vx, vy) < 2 * expected
 
 
+def _suit_confusion(a: Card, b: Card) -> bool:
+    """One rank in two suits of one colour: the reader's likeliest mistake (a club for a spade)."""
+    return a.rank == b.rank and a.suit != b.suit and (a.suit in "hd") == (b.suit in "hd")
+
+
+def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
+    """Cards whose two opposite corners are read as one rank in two suits of one colour.
+
+    Two cards lying corner to opposite corner with the same rank and a suit of the same colour
+    are much rarer than one card whose suit is misread in one corner, so such a pair is one
+    card, and it stays unnamed: nothing says which corner is right. Without this it would be
+    two cards, one named wrong (a false duplicate-card alarm). Returns those cards and the
+    reads they take up (the pair, and the same names read again at the same places).
+    """
+    named = [r for r in reads if r.card is not None]
+    cards: list[CardFound] = []
+    taken: list[IndexRead] = []
+    for a in named:
+        for b in named:
+            if a is b or any(r is a or r is b for r in taken):
+                continue
+            assert a.card is not None and b.card is not None
+            if _suit_confusion(a.card, b.card) and opposite_corners(a, b):
+                centre, pts = outline_from_corners(a, b)
+                cards.append(CardFound(None, True, centre, _pts(pts), max(a.confidence, b.confidence)))
+                taken += [a, b]
+    torn = {id(r) for r in taken}
+    for r in named:
+        if any(r.card == t.card and math.dist(r.rank_xy, t.rank_xy) < 2 * t.size for t in taken):
+            torn.add(id(r))
+    return cards, torn
+
+
 def outline_from_corners(a: IndexRead, b: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
     """The card both opposite indices belong to: its centre midway between them (a card is the
     same turned half a turn), its size from their distance, whatever size the deck prints them."""
@@ -346,10 +379,12 @@ class Detector:
         repeats on the other corner. Reads below ``CANDIDATE`` never vote.
         """
         bar = self.recogniser.min_confidence
-        out: list[CardFound] = []
+        out, torn = _torn_cards(reads)
         by_card: dict[Card, list[IndexRead]] = {}
         unknown: list[IndexRead] = []
         for r in reads:
+            if id(r) in torn:
+                continue
             if r.best is not None and (r.card is not None or r.confidence >= CANDIDATE):
                 by_card.setdefault(r.best, []).append(r)
             else:

@@ -3,13 +3,15 @@
     PYTHONPATH=. python -m dealer_pi.vision.evaluate [--limit N] [--enrol-half] [--model FILE]
 
 The labels box each card's corner index (YOLO rows ``class cx cy w h``). Each
-photo goes through the same :class:`~.detect.Detector` as ``vision detect``. A
-card is counted once per photo (a deck holds each card once), so per photo:
+photo goes through the same :class:`~.detect.Detector` as ``vision detect``. Per photo:
 
-* card-level recall: labelled face-up cards that a found card is named as;
-* card-level precision: named cards that are labelled in the photo;
-* wrong: named cards not in the photo (the number that must stay near zero:
-  an unknown is fine, a wrong card is not).
+* card-level recall: labelled face-up cards that a found card is named as, where the card lies
+  (one of the card's labelled indices is within 0.6 of the found card's size from its centre);
+* card-level precision: named cards that are right in that sense (a second name for one card
+  is not);
+* wrong: every other name: a card not in the photo, or named where another card lies (the
+  number that must stay near zero: an unknown is fine, a wrong card is not);
+* named twice: a card named right more than once (one card reported as two).
 
 Only the odd-numbered photos (sorted by name) are scored: the shipped model
 learnt from the even-numbered ones. ``--enrol-half`` also enrols the deck from
@@ -19,6 +21,7 @@ the even-numbered photos (using their labels) and scores the odd ones again.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,7 +31,7 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 
-from .detect import Detector
+from .detect import CardFound, Detector
 from .enrol import Box, enrol_picture
 from .recogniser import Enrolment, IndexModel, Recogniser, still_recogniser
 from .sources import read_image
@@ -82,6 +85,7 @@ class Tally:
     found: int = 0
     named: int = 0
     right: int = 0
+    twice: int = 0  # right names given a second time (one card reported as two)
     wrong: list[str] = field(default_factory=list)
     unknown_reads: int = 0
     seconds: float = 0.0
@@ -91,7 +95,7 @@ class Tally:
         prec = self.right / self.named if self.named else 0.0
         return (
             f"{title}: {self.photos} photos, {self.cards} face-up cards; recall {rec:.3f} ({self.found}/{self.cards}), "
-            f"precision {prec:.3f} ({self.right}/{self.named}), wrong-confident {len(self.wrong)}, "
+            f"precision {prec:.3f} ({self.right}/{self.named}), wrong-confident {len(self.wrong)}, named twice {self.twice}, "
             f"unknown reads {self.unknown_reads}, {1000 * self.seconds / max(1, self.photos):.0f} ms/photo"
         )
 
@@ -110,21 +114,34 @@ def score(recogniser: Recogniser, images: Iterable[Path], names: list[str], tabl
     detector = Detector(recogniser, table_in_middle=True)
     for path in images:
         img = read_image(path)
-        truth = {c.card for c in corners(label_path(path), names, img.shape[1], img.shape[0]) if c.card is not None}
+        labelled = [c for c in corners(label_path(path), names, img.shape[1], img.shape[0]) if c.card is not None]
+        truth = {c.card for c in labelled}
         t0 = time.perf_counter()
         found = detector.detect(img)
         if table_only:
             found = still_cards(found, img, None)
         t.seconds += time.perf_counter() - t0
-        named = {f.card for f in found if f.card is not None}
+        named = [f for f in found if f.card is not None]
+        right = [f for f in named if any(c.card == f.card and _holds(f, c.box) for c in labelled)]
         t.unknown_reads += sum(1 for f in found if f.card is None and f.face_up)
         t.photos += 1
         t.cards += len(truth)
-        t.found += len(truth & named)
+        t.found += len({f.card for f in right})
         t.named += len(named)
-        t.right += len(truth & named)
-        t.wrong.extend(f"{path.name}:{c}" for c in sorted(named - truth, key=str))
+        t.right += len({f.card for f in right})
+        t.twice += len(right) - len({f.card for f in right})
+        t.wrong.extend(f"{path.name}:{f.card}" for f in named if f not in right)
     return t
+
+
+def _holds(found: CardFound, box: Box, reach: float = 0.6) -> bool:
+    """Whether a labelled index can be the found card's own: its middle within ``reach`` of the
+    card's size from the card's centre (an index lies about half a diagonal from it; an outline
+    guessed from one corner may be a little off). A name counts as right only where that card lies."""
+    pts = np.asarray(found.corners, np.float32)
+    size = float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
+    middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    return math.dist(found.centre, middle) <= reach * size
 
 
 Labelled = list[tuple[Card, Box]]

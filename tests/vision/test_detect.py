@@ -120,6 +120,35 @@ def test_DEAL_DECK_two_cards_of_one_name_side_by_side_stay_two():
     assert len(Detector()._group_reads([a, b])) == 2
 
 
+def _misprinted(top: str, bottom: str) -> np.ndarray:
+    """A rendered card whose lower right corner is printed from another card: two corners of one
+    card that do not agree, as a reader's misread corner makes them."""
+    style = FaceStyle()
+    face = render_face(Card.parse(top), style)[0]
+    other = render_face(Card.parse(bottom), style)[0]
+    face[CARD_H // 2 :, CARD_W // 2 :] = other[CARD_H // 2 :, CARD_W // 2 :]
+    return compose(felt(900, 600, np.random.default_rng(1)),
+                   [Placement(face, card_homography((450, 300), 12.0, 220.0), Card.parse(top), True)]).frame
+
+
+def test_DEAL_DECK_a_card_whose_corners_read_one_rank_in_two_suits_of_a_colour_is_one_unnamed_card():
+    # Named from either corner it would be two cards, one of them wrong: a false foul-deck alarm.
+    for top, bottom in (("Ks", "Kc"), ("9h", "9d")):
+        found = Detector().detect(_misprinted(top, bottom))
+        assert [(f.card, f.face_up) for f in found] == [(None, True)], (top, bottom, [(f.card, f.centre) for f in found])
+        assert math.dist(found[0].centre, (450, 300)) < 10
+    found = Detector().detect(_misprinted("Ks", "Ks"))  # the same card printed the same way: named
+    assert [f.card for f in found] == [Card.parse("Ks")]
+
+
+def test_DEAL_DECK_two_cards_of_one_rank_in_suits_of_a_colour_side_by_side_stay_two_named():
+    import dataclasses
+
+    a = dataclasses.replace(_read("Ks", (100.0, 100.0), (0.0, 1.0)), confidence=0.97)
+    b = dataclasses.replace(_read("Kc", (400.0, 100.0), (0.0, 1.0)), confidence=0.97)
+    assert sorted(str(f.card) for f in Detector()._group_reads([a, b])) == ["Kc", "Ks"]
+
+
 def test_DEAL_HOLE_COUNT_a_third_card_on_a_face_down_pair_is_counted_by_the_backs_it_shows(tmp_path: Path) -> None:
     """The simulator's table seen from above: every seat holds two face-down cards or three (the
     extra one dropped on the pair, as a dealer does), and three burns lie in a row. A third card
