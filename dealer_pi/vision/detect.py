@@ -123,10 +123,11 @@ def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
 DIAGONAL_U = (CARD_W_U - 2 * RANK_X_U, CARD_H_U - 2 * RANK_Y_U)
 
 
-def opposite_corners(a: IndexRead, b: IndexRead) -> bool:
+def opposite_corners(a: IndexRead, b: IndexRead, any_shape: bool = False) -> bool:
     """Whether ``b`` can be the index in the corner opposite ``a`` on one card: turned half a
-    turn, below and to the right of ``a`` as ``a`` reads, at a card's aspect, and no more than
-    twice as far as ``a``'s size implies (decks print their index at different sizes)."""
+    turn, below and to the right of ``a`` as ``a`` reads, at a card's aspect (unless
+    ``any_shape``), and no more than twice as far as ``a``'s size implies (decks print their
+    index at different sizes)."""
     (dx, dy), (ex, ey) = a.down, b.down
     if dx * ex + dy * ey > -0.8:
         return False
@@ -137,7 +138,14 @@ def opposite_corners(a: IndexRead, b: IndexRead) -> bool:
         return False
     expected = math.hypot(*DIAGONAL_U) * _unit(a)
     aspect = DIAGONAL_U[1] / DIAGONAL_U[0]
-    return 0.6 * aspect < along / across < 1.6 * aspect and 0.6 * expected < math.hypot(vx, vy) < 2 * expected
+    return (any_shape or 0.6 * aspect < along / across < 1.6 * aspect) and 0.6 * expected < math.hypot(vx, vy) < 2 * expected
+
+
+def one_card(a: IndexRead, b: IndexRead) -> bool:
+    """Whether two reads of one name can be one card's opposite corners, whichever was read
+    first. The card's shape is not asked: a photo taken at a slant squeezes it, and two cards of
+    one name lying corner to corner are a foul deck, not a likely table."""
+    return opposite_corners(a, b, any_shape=True) or opposite_corners(b, a, any_shape=True)
 
 
 def _suit_confusion(a: Card, b: Card) -> bool:
@@ -171,6 +179,22 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
         if any(r.card == t.card and math.dist(r.rank_xy, t.rank_xy) < 2 * t.size for t in taken):
             torn.add(id(r))
     return cards, torn
+
+
+def _inside_one_another(cards: list[tuple[int, CardFound]]) -> list[CardFound]:
+    """Cards of one name of which one lies on the middle of another are one card (a third read,
+    of the card's picture, say, gave it an outline of its own): the one seen by more corners,
+    else the surer, stays."""
+    kept: list[CardFound] = []
+    for _, f in sorted(cards, key=lambda nf: (-nf[0], -nf[1].confidence)):
+        if not any(_holds_point(k, f.centre) or _holds_point(f, k.centre) for k in kept):
+            kept.append(f)
+    return kept
+
+
+def _holds_point(f: CardFound, xy: tuple[float, float]) -> bool:
+    outline = np.asarray(f.corners, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(outline, (float(xy[0]), float(xy[1])), False) >= 0
 
 
 def outline_from_corners(a: IndexRead, b: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
@@ -396,11 +420,12 @@ class Detector:
                 c, _ = outline_from_read(r)
                 for g in groups:
                     gc, _ = outline_from_read(g[0])
-                    if math.dist(c, gc) < 0.5 * CARD_H_U * _unit(g[0]) or opposite_corners(g[0], r):
+                    if math.dist(c, gc) < 0.5 * CARD_H_U * _unit(g[0]) or one_card(g[0], r):
                         g.append(r)
                         break
                 else:
                     groups.append([r])
+            named: list[tuple[int, CardFound]] = []
             for g in groups:
                 centre, pts = outline_from_read(g[0])
                 corners = [g[0]]
@@ -408,7 +433,7 @@ class Detector:
                     # Only another corner is fresh evidence, not the same glyphs read twice.
                     if all(math.dist(r.rank_xy, o.rank_xy) > 2 * o.size for o in corners):
                         corners.append(r)
-                if len(corners) > 1 and opposite_corners(corners[0], corners[1]):
+                if len(corners) > 1 and one_card(corners[0], corners[1]):
                     centre, pts = outline_from_corners(corners[0], corners[1])
                 elif len(corners) > 1:
                     # Two corners: the card's centre is midway between their estimates.
@@ -417,7 +442,8 @@ class Detector:
                     centre = (centre[0] + shift[0], centre[1] + shift[1])
                     pts = pts + np.array(shift, np.float32)
                 conf = 1 - math.prod(1 - r.confidence for r in corners[:2])
-                out.append(CardFound(card if conf >= bar else None, True, centre, _pts(pts), conf))
+                named.append((len(corners), CardFound(card if conf >= bar else None, True, centre, _pts(pts), conf)))
+            out += _inside_one_another(named)
         for r in sorted(unknown, key=lambda r: -r.confidence):
             c, pts = outline_from_read(r)
             h = CARD_H_U * _unit(r)

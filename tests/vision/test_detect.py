@@ -113,6 +113,25 @@ def test_DEAL_DECK_both_corners_of_a_card_whose_index_is_printed_small_are_one_c
     assert math.dist(card.centre, (100.0 + across / 2, 100.0 + along / 2)) < 1.0
 
 
+def test_DEAL_DECK_a_third_read_of_a_name_in_the_middle_of_its_card_is_the_same_card():
+    # A card's picture read as its own index (a pip and a glyph-like line) gave a second card of
+    # the same name on top of the first: a false duplicate-card alarm.
+    import dataclasses
+
+    from dealer_pi.vision.detect import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U
+
+    u = 20.0
+    across, along = (CARD_W_U - 2 * RANK_X_U) * u, (CARD_H_U - 2 * RANK_Y_U) * u
+    a = _read("8s", (100.0, 100.0), (0.0, 1.0), u)
+    b = _read("8s", (100.0 + across, 100.0 + along), (0.0, -1.0), u)
+    # Read upright like the top corner, but lower and to the right: the card it implies is more
+    # than half a card from the real one, whose outline still holds its middle.
+    middle = dataclasses.replace(_read("8s", (155.0, 175.0), (0.0, 1.0), u), confidence=0.95)
+    found = Detector()._group_reads([middle, a, b])
+    assert [str(f.card) for f in found] == ["8s"], [(f.card, f.centre) for f in found]
+    assert math.dist(found[0].centre, (100.0 + across / 2, 100.0 + along / 2)) < 5  # the two corners' card
+
+
 def test_DEAL_DECK_two_cards_of_one_name_side_by_side_stay_two():
     # The same reads, but the second card lies the same way up beside the first: a real duplicate.
     a = _read("7h", (100.0, 100.0), (0.0, 1.0))

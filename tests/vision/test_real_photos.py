@@ -91,3 +91,14 @@ ENROLLED_PRECISION = 0.9  # measured 0.957 (WIN), 0.963 (IMG) (0.975, 0.960)
 CROPS_RECALL = 0.2  # measured 7 of 24
 CROPS_WRONG = 1  # measured 0
 CROPS_DOWN = 0.25  # measured 1 of 4
+
+
+def test_DEAL_DECK_a_close_up_card_photographed_at_a_slant_is_one_card_not_two(photo_root, base):
+    # Its two corner indices are each other's opposite corner, but the slant squeezes the card
+    # below a card's shape: read as two 4h it would be a foul-deck alarm.
+    from dealer_pi.vision.sources import read_image
+    from dealer_pi.vision.surface import still_cards
+
+    img = read_image(photo_root / "images" / "IMG_20220921_193925_jpg.jpg")
+    found = still_cards(Detector(base, table_in_middle=True).detect(img), img, None)
+    assert [str(f.card) for f in found if f.card is not None] == ["4h"], [(f.card, f.centre) for f in found]
