@@ -36,6 +36,8 @@ RANK_X_U = 0.65
 RANK_Y_U = 0.85
 # A corner read this sure may vote for its card together with the card's other corner.
 CANDIDATE = 0.5
+# Two corners that disagree are one card's only when the cards they imply lie this close (card heights).
+TORN_APART = 0.3
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
 MIDDLE = (0.3, 0.7)  # the middle of a picture, as a share of its width and height
@@ -156,13 +158,22 @@ def _suit_confusion(a: Card, b: Card) -> bool:
 def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
     """Cards whose two opposite corners are read as one rank in two suits of one colour.
 
-    Two cards lying corner to opposite corner with the same rank and a suit of the same colour
-    are much rarer than one card whose suit is misread in one corner, so such a pair is one
-    card, and it stays unnamed: nothing says which corner is right. Without this it would be
-    two cards, one named wrong (a false duplicate-card alarm). Returns those cards and the
-    reads they take up (the pair, and the same names read again at the same places).
+    Two cards lying corner to opposite corner with the same rank and a suit of the same colour,
+    each implying the same card's outline, are much rarer than one card whose suit is misread in
+    one corner, so such a pair is one card, and it stays unnamed: nothing says which corner is
+    right. Without this it would be two cards, one named wrong (a false duplicate-card alarm).
+    A read whose own opposite corner reads the same name is a card of its own (cards laid out
+    by rank overlap that way). Returns those cards and the reads they take up (the pair, and
+    the same names read again at the same places).
     """
     named = [r for r in reads if r.card is not None]
+
+    def confirmed(a: IndexRead) -> bool:  # its own opposite corner reads the same: a card of its own
+        return any(r.card == a.card and one_card(a, r) for r in named)
+
+    def same_place(a: IndexRead, b: IndexRead) -> bool:  # the card each implies is the same one
+        return math.dist(outline_from_read(a)[0], outline_from_read(b)[0]) < TORN_APART * CARD_H_U * _unit(a)
+
     cards: list[CardFound] = []
     taken: list[IndexRead] = []
     for a in named:
@@ -170,7 +181,8 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
             if a is b or any(r is a or r is b for r in taken):
                 continue
             assert a.card is not None and b.card is not None
-            if _suit_confusion(a.card, b.card) and opposite_corners(a, b):
+            if (_suit_confusion(a.card, b.card) and opposite_corners(a, b) and same_place(a, b)
+                    and not confirmed(a) and not confirmed(b)):
                 centre, pts = outline_from_corners(a, b)
                 cards.append(CardFound(None, True, centre, _pts(pts), max(a.confidence, b.confidence)))
                 taken += [a, b]

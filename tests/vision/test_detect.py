@@ -160,6 +160,23 @@ def test_DEAL_DECK_a_card_whose_corners_read_one_rank_in_two_suits_of_a_colour_i
     assert [f.card for f in found] == [Card.parse("Ks")]
 
 
+def test_DEAL_DECK_a_card_both_of_whose_corners_agree_keeps_its_name_beside_a_card_of_its_rank():
+    # Cards laid out by rank overlap: the Qd's corner lies where the Qh's other corner is, but
+    # the Qh's two corners agree, so the Qd is a card of its own and both stay named.
+    import dataclasses
+
+    from dealer_pi.vision.detect import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U
+
+    u = 20.0
+    across, along = (CARD_W_U - 2 * RANK_X_U) * u, (CARD_H_U - 2 * RANK_Y_U) * u
+    top = dataclasses.replace(_read("Qh", (100.0, 100.0), (0.0, 1.0), u), confidence=0.97)
+    bottom = dataclasses.replace(_read("Qh", (100.0 + across, 100.0 + along), (0.0, -1.0), u), confidence=0.97)
+    other = dataclasses.replace(_read("Qd", (100.0 + across + 8, 100.0 + along + 45), (0.0, -1.0), u), confidence=0.97)
+    assert sorted(str(f.card) for f in Detector()._group_reads([top, bottom, other])) == ["Qd", "Qh"]
+    # without the Qh's second corner the two reads are one card's torn corners: unnamed
+    assert [f.card for f in Detector()._group_reads([top, other])] == [None]
+
+
 def test_DEAL_DECK_two_cards_of_one_rank_in_suits_of_a_colour_side_by_side_stay_two_named():
     import dataclasses
 
