@@ -90,7 +90,7 @@ def timed_pair(full: Callable[[np.ndarray], object], ref: Callable[[np.ndarray],
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--frames", type=int, default=30)
-    ap.add_argument("--stream-seconds", type=int, default=12, help="seconds of the filmed deal (a card a second)")
+    ap.add_argument("--stream-seconds", type=int, default=14, help="seconds filmed: a card lands each second, 13 in all")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     frames = [render_table_frame(TABLE, seed=s) for s in range(args.frames)]
@@ -117,8 +117,9 @@ def camera_stream(seconds: int, fps: int = 15) -> None:
     from dealer_pi.sim.overhead import OverheadCamera
     from dealer_pi.vision.change import ChangeGate
 
-    deal = [("board" if i >= 2 * 4 else f"seat:{1 + i % 4}", Card.parse(c) if i >= 2 * 4 else None)
-            for i, c in enumerate(["2c"] * 8 + ["Ah", "Kd", "Tc", "7s", "2h"])]
+    # two face-down cards to each of four seats, then the board
+    deal: list[tuple[str, Card | None]] = [(f"seat:{1 + i % 4}", None) for i in range(8)]
+    deal += [("board", Card.parse(c)) for c in ("Ah", "Kd", "Tc", "7s", "2h")]
     felt, camera = Felt(seed=5), OverheadCamera(seed=5, size=(1280, 720))
     frames = []
     for n in range(seconds * fps):
