@@ -137,7 +137,10 @@ class VisionPipeline:
 
     def cards(self, frame: np.ndarray) -> list[CardFound]:
         """Cards in one frame, each with its zone when zones are known."""
-        return self._zoned(one_per_card(self.detector.detect(frame)))
+        return self._zoned(self._read(frame))
+
+    def _read(self, frame: np.ndarray) -> list[CardFound]:
+        return one_per_card(self.detector.detect(frame))
 
     def _zoned(self, found: list[CardFound]) -> list[CardFound]:
         if self.zones is None:
@@ -155,7 +158,7 @@ class VisionPipeline:
         elif self.layout is not None and self.zones is None and self.frames % self.watch_every == 1:
             self._calibrate(frame)
         if self.gate.must_read(frame):
-            self._found = one_per_card(self.detector.detect(frame))
+            self._found = self._read(frame)
         self.last_cards = self._zoned(self._found)
         region = self.detector.last_region
 
