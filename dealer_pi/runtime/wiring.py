@@ -120,10 +120,15 @@ class Assistant:
         interval = sdnotify.watchdog_interval_s()
         if interval:
             self.runtime.set_heartbeat(sdnotify.watchdog, interval)
-        self.server.start()
-        sdnotify.ready(f"serving {self.config.table.name} on {self.server.url}")
-        if ready is not None:
-            ready()
+        with self._stop_lock:
+            # Stopped before it served (a demo's few hands played out first): start nothing.
+            stopped_first = self._stopping
+            if not stopped_first:
+                self.server.start()
+        if not stopped_first:
+            sdnotify.ready(f"serving {self.config.table.name} on {self.server.url}")
+            if ready is not None:
+                ready()
         # Woken twice a second: a signal the kernel hands to another of the many threads only
         # runs its Python handler once the main thread runs, and a wait without a timeout may not.
         while not self._stopped.wait(0.5):

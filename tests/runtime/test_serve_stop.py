@@ -1,0 +1,34 @@
+"""An assistant told to stop before it serves (a demo's last hand played out while it was still
+starting) stops without ever serving."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import threading
+from pathlib import Path
+
+import live_helpers as H
+from dealer_pi.config import config_from_dict
+from dealer_pi.runtime.wiring import Assistant
+
+
+def test_an_assistant_stopped_before_it_serves_never_opens_for_requests(tmp_path: Path) -> None:
+    config = config_from_dict({"table": {"name": "T", "seats": 4, "small_blind": 50, "big_blind": 100},
+                               "web": {"dealer_token": H.DEALER, "producer_token": H.PRODUCER, "port": 0,
+                                       "audit_log": "audit.log"},
+                               "journal": {"path": "j.sqlite3"}})
+    assistant = Assistant.from_config(config, tmp_path, attach=False)
+    port = assistant.server.port
+    assistant.stop()
+    told: list[str] = []
+    handlers = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    try:
+        assistant.serve_forever(lambda: told.append("serving"))  # returns at once: it was stopped
+    finally:
+        signal.signal(signal.SIGTERM, handlers[0])
+        signal.signal(signal.SIGINT, handlers[1])
+    assert told == []  # nobody is told it serves
+    assert not any(t.name == "waitress" and t.is_alive() for t in threading.enumerate())
+    with socket.socket() as s:
+        assert s.connect_ex(("127.0.0.1", port)) != 0  # nothing listens
