@@ -498,21 +498,17 @@ class Detector:
                      felt: np.ndarray) -> tuple[list[CardFound], list[Part]]:
         """The read cards (outlines fitted to their regions, unread ones off white stock dropped)
         and what the reads do not explain: card-sized parts of the region that are not round."""
-        units = [_unit(r) for r in reads if r.card is not None]
+        contours = _outer_contours(region)
         if self.card_height_px:
             card_area = self.card_height_px**2 * CARD_W_U / CARD_H_U
-        elif units:
-            u = float(np.median(units))
-            card_area = CARD_W_U * CARD_H_U * u * u
         else:
-            card_area = 0.0
-        contours = _outer_contours(region)
-        if not card_area:
-            # No read to size cards by: take the most common card-shaped region.
-            rects = [cv2.contourArea(c) for c in contours if _card_shaped(c)]
-            if not rects:
+            card_area = _paired_card_area(reads)
+            if not card_area:
+                units = [_unit(r) for r in reads if r.card is not None]
+                u = float(np.median(units)) if units else 0.0
+                card_area = lone_card_area([cv2.contourArea(c) for c in contours if _card_shaped(c)], CARD_W_U * CARD_H_U * u * u)
+            if not card_area:
                 return cards, []
-            card_area = float(np.median(rects))
         # A pattern on a card back can look a little like an index: an unread "face-up card" that
         # is not on plain white card stock is dropped here, and its region is found again as face down.
         bright = frame_brightness(bgr)
@@ -533,7 +529,7 @@ class Detector:
                     c = box.mean(axis=0)
                     out[out.index(f)] = CardFound(f.card, f.face_up, (float(c[0]), float(c[1])), _pts(box), f.confidence)
         # What the read cards do not cover: more cards, face down or unread.
-        side = max(3, int(math.sqrt(card_area) * 0.2))
+        side = _opening(card_area)
         rest = region & ~cv2.dilate(explained, np.ones((5, 5), np.uint8))
         # Skin and the opening only matter near what is left: worked out in boxes around it, with
         # room for the opening's reach, which gives the same pixels as the whole frame would.
@@ -557,6 +553,47 @@ class Detector:
             backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP else 0
             parts.append(Part(mask, x, y, float(area), float(card_area), paper, backs, plain))
         return out, parts
+
+
+def lone_card_area(shaped: list[float], from_index: float) -> float:
+    """A card's area in pixels: measured on the cards lying alone (``shaped``: the areas of the
+    card-shaped regions) where there are any, else ``from_index`` (the corner indices' size times
+    a card's size in index units, 0 if none was read).
+
+    How big a card is against its index differs between decks by a quarter and more (the
+    held-out design's reads put its 150-pixel cards at 110 to 158), which miscounts face-down
+    piles by area. A lone card is measured directly: the board's cards, a burn. Two cards lying
+    edge to edge can also look like one card, twice its size, so the smaller middle value is
+    taken; a single lone card far from the indices' guess is not trusted alone.
+    """
+    if shaped:
+        middle = sorted(shaped)[(len(shaped) - 1) // 2]
+        if len(shaped) >= 2 or not from_index or 0.5 < middle / from_index < 2:
+            return float(middle)
+    return from_index
+
+
+def _opening(card_area: float) -> int:
+    """The side of the square that opens the unexplained region: a fifth of a card's size."""
+    return max(3, int(math.sqrt(card_area) * 0.2))
+
+
+def _paired_card_area(reads: list[IndexRead]) -> float:
+    """A card's area from the cards read at two opposite corners: their distance is the card's own
+    diagonal, whatever size the deck prints its index (see :func:`outline_from_corners`). 0 where
+    no card was read at both."""
+    by_card: dict[Card, list[IndexRead]] = {}
+    for r in reads:
+        if r.card is not None:
+            by_card.setdefault(r.card, []).append(r)
+    areas = []
+    for rs in by_card.values():
+        for n, a in enumerate(rs):
+            for b in rs[n + 1 :]:
+                if opposite_corners(a, b):
+                    diagonal_u = math.dist(a.rank_xy, b.rank_xy) / math.hypot(*DIAGONAL_U)
+                    areas.append(CARD_W_U * CARD_H_U * diagonal_u * diagonal_u)
+    return float(np.median(areas)) if areas else 0.0
 
 
 def _in_view(c: CardFound, w: int, h: int) -> CardFound:

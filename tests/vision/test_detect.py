@@ -263,3 +263,32 @@ def test_DEAL_DECK_a_small_still_is_also_read_at_triple_size_naming_more_and_non
                 wrong[name] += len(named - truth)
     assert wrong["triple"] == 0, wrong
     assert right["triple"] >= right["double"] + 4, right
+
+
+def test_DEAL_HOLE_COUNT_a_pair_fanned_almost_on_top_of_each_other_is_two_on_a_deck_with_a_large_index() -> None:
+    """A deck that prints its index large for its cards makes the cards look small by their
+    index: a face-down pair fanned a fifth of a card apart then has the area of one card and a
+    bit, one card by area. The board's cards, read at both opposite corners, measure a card
+    directly, and the pair is wider across than any one card. Backs printed to the edge leave
+    no margin between the two cards to count them by."""
+    from dealer_pi.vision.faces import render_back
+
+    style = FaceStyle(index_height=52, pip=50)
+    det = Detector()
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        board = [Placement(render_face(Card.parse(c), style)[0],
+                           card_homography((480 + 130 * k, 380), float(rng.normal(0, 3)), 150), Card.parse(c), True)
+                 for k, c in enumerate(("Ah", "7c", "Qd"))]
+        # Printed to the edge, with no white margin: the pile shows one stretch of back, whatever
+        # it holds, and counting falls to its size and shape.
+        back = cv2.resize(render_back(seed=seed)[14:-14, 14:-14], (CARD_W, CARD_H))
+        turn = float(rng.uniform(-30, 30))
+        step = (float(rng.uniform(20, 28)), float(rng.uniform(-28, -20)))
+        pair = [Placement(back, card_homography((260 + step[0] * d, 220 + step[1] * d), turn + 8 * d, 150), None, False)
+                for d in (0, 1)]
+        lone = Placement(back, card_homography((1000, 560), float(rng.uniform(0, 90)), 150), None, False)
+        found = det.detect(compose(felt(1280, 720, rng), board + pair + [lone]).frame)
+        down = [f.centre for f in found if not f.face_up]
+        assert len(down) == 3, (seed, down)
+        assert {f.card for f in found if f.card is not None} <= {Card.parse(c) for c in ("Ah", "7c", "Qd")}

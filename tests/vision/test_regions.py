@@ -142,3 +142,28 @@ def test_the_shipped_region_model_is_small():
 
     assert DEFAULT_REGION_MODEL.stat().st_size < 500_000
     assert Path(DEFAULT_REGION_MODEL).suffix == ".onnx"
+
+
+def _part_of(*boxes: tuple[tuple[float, float], tuple[float, float], float], card_area: float):
+    """A part whose mask is the union of the given rotated boxes ((centre), (w, h), degrees)."""
+    from dealer_pi.vision.detect import Part
+
+    mask = np.zeros((400, 400), np.uint8)
+    for box in boxes:
+        cv2.fillPoly(mask, [cv2.boxPoints(box).astype(np.int32)], 255)
+    area = float(cv2.countNonZero(mask))
+    return Part(mask, 0, 0, area, card_area, 0.0, 0, 0.0)
+
+
+def test_DEAL_HOLE_COUNT_a_pair_fanned_almost_on_top_is_two_by_its_width_though_its_area_says_one():
+    from dealer_pi.vision.regions import by_area
+
+    w, h = 107.0, 150.0
+    card = w * h
+    pair = _part_of(((200, 200), (w, h), -9.0), ((212, 194), (w, h), 9.0), card_area=card)
+    assert pair.area < 1.25 * card  # a card and a bit: one card by area alone
+    assert by_area(pair) == 2
+    assert by_area(_part_of(((200, 200), (w, h), 30.0), card_area=card)) == 1
+    # a lone card with a sliver of the next card the opening left at its end: longer, not wider
+    sliver = _part_of(((200, 200), (w, h), 0.0), ((200, 290), (w * 0.8, 30), 0.0), card_area=card)
+    assert by_area(sliver) == 1
