@@ -529,7 +529,7 @@ class Detector:
                     c = box.mean(axis=0)
                     out[out.index(f)] = CardFound(f.card, f.face_up, (float(c[0]), float(c[1])), _pts(box), f.confidence)
         # What the read cards do not cover: more cards, face down or unread.
-        side = _opening(card_area)
+        side = max(3, int(math.sqrt(card_area) * 0.2))
         rest = region & ~cv2.dilate(explained, np.ones((5, 5), np.uint8))
         # Skin and the opening only matter near what is left: worked out in boxes around it, with
         # room for the opening's reach, which gives the same pixels as the whole frame would.
@@ -556,16 +556,11 @@ class Detector:
 
 
 def lone_card_area(shaped: list[float], from_index: float) -> float:
-    """A card's area in pixels: measured on the cards lying alone (``shaped``: the areas of the
-    card-shaped regions) where there are any, else ``from_index`` (the corner indices' size times
-    a card's size in index units, 0 if none was read).
-
-    How big a card is against its index differs between decks by a quarter and more (the
-    held-out design's reads put its 150-pixel cards at 110 to 158), which miscounts face-down
-    piles by area. A lone card is measured directly: the board's cards, a burn. Two cards lying
-    edge to edge can also look like one card, twice its size, so the smaller middle value is
-    taken; a single lone card far from the indices' guess is not trusted alone.
-    """
+    """A card's area in pixels, where no card was read at two opposite corners: measured on the
+    cards lying alone (``shaped``: the areas of the card-shaped regions) where there are any,
+    else ``from_index`` (the corner indices' size times a card's size in index units; 0 if none
+    was read). Two cards lying edge to edge look like one card twice as big, so the smaller
+    middle value is taken, and a single lone card far from the indices' guess is not trusted."""
     if shaped:
         middle = sorted(shaped)[(len(shaped) - 1) // 2]
         if len(shaped) >= 2 or not from_index or 0.5 < middle / from_index < 2:
@@ -573,15 +568,15 @@ def lone_card_area(shaped: list[float], from_index: float) -> float:
     return from_index
 
 
-def _opening(card_area: float) -> int:
-    """The side of the square that opens the unexplained region: a fifth of a card's size."""
-    return max(3, int(math.sqrt(card_area) * 0.2))
-
-
 def _paired_card_area(reads: list[IndexRead]) -> float:
     """A card's area from the cards read at two opposite corners: their distance is the card's own
     diagonal, whatever size the deck prints its index (see :func:`outline_from_corners`). 0 where
-    no card was read at both."""
+    no card was read at both.
+
+    How big a card is against its index differs between decks by a quarter and more: on the
+    held-out design the indices' size put its 150-pixel cards at 110 to 210 pixels, scene by
+    scene, and the corner pairs at 153 to 155. A face-down pile is counted by its area against
+    a card's, so the indices' guess miscounted it."""
     by_card: dict[Card, list[IndexRead]] = {}
     for r in reads:
         if r.card is not None:
