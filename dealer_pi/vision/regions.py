@@ -33,9 +33,10 @@ DEFAULT_REGION_MODEL = MODEL_DIR / "region_cnn.onnx"
 # The classes, in the network's output order: (cards, face up). Cards -1: three or more, by area.
 KINDS = ((0, False), (1, True), (1, False), (2, False), (-1, False))
 NOT_CARD, FACE_UP, DOWN_ONE, DOWN_TWO, DOWN_MORE = range(len(KINDS))
-# A part this much wider than one card is two cards at least. On the held-out design a lone card's
-# box was 0.94 to 1.03 of a card's width, a face-down fanned pair's 1.38 to 1.51, and a lone card
-# with a sliver of the next card beside it 1.09.
+# A part of more than a card's area and this much wider than one card is two cards at least. On the
+# held-out design a lone card's box was 0.94 to 1.03 of a card's width and a fanned face-down pair's
+# 1.32 to 1.51 (1.16 to 1.32 cards' area); a lone card with a sliver of the next card left beside
+# it was up to 1.28 wide, but at most 1.10 cards' area.
 BEYOND_ONE = 1.2
 
 
@@ -49,14 +50,15 @@ class Kind:
 
 
 def by_area(part: Part) -> int:
-    """How many cards a part's area holds: a card and a quarter already counts as two. A part
-    wider than one card is across holds two at least, however little area the second adds (a
-    face-down pair fanned almost on top of each other). Only its width: a sliver of the next card
-    that the opening left lengthens a lone card's box, but seldom widens it."""
+    """How many cards a part's area holds: a card and a quarter already counts as two. A part of
+    more than one card's area that is wider than one card holds two, however little area the
+    second adds (a face-down pair fanned almost on top of each other). Its width, not its length:
+    a sliver of the next card that the opening left beside a lone card lengthens its box most."""
     from .detect import CARD_H_U, CARD_W_U  # detect imports this module
 
-    k = max(1, int(part.area / part.card_area + 0.75))
-    if k == 1:
+    share = part.area / part.card_area
+    k = max(1, int(share + 0.75))
+    if k == 1 and share > 1.0:
         (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part.mask))
         card_w = math.sqrt(part.card_area * CARD_W_U / CARD_H_U)
         if min(w, h) > BEYOND_ONE * card_w:
