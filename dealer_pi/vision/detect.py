@@ -78,6 +78,12 @@ class CardFound:
     confidence: float
     zone: str | None = None
 
+    @property
+    def extent(self) -> float:
+        """How big it looks: the diagonal of the upright box round its outline, in pixels."""
+        pts = np.asarray(self.corners, np.float32)
+        return float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "card": str(self.card) if self.card else None,

@@ -138,10 +138,8 @@ def _holds(found: CardFound, box: Box, reach: float = 0.6) -> bool:
     """Whether a labelled index can be the found card's own: its middle within ``reach`` of the
     card's size from the card's centre (an index lies about half a diagonal from it; an outline
     guessed from one corner may be a little off). A name counts as right only where that card lies."""
-    pts = np.asarray(found.corners, np.float32)
-    size = float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
     middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-    return math.dist(found.centre, middle) <= reach * size
+    return math.dist(found.centre, middle) <= reach * found.extent
 
 
 Labelled = list[tuple[Card, Box]]

@@ -52,13 +52,9 @@ def one_per_card(found: list[CardFound]) -> list[CardFound]:
     >>> [(f.centre[0], str(f.card)) for f in one_per_card([at(100.0, Card.parse("7c"), 1.0), at(111.0), at(145.0)])]
     [(100.0, '7c'), (145.0, 'None')]
     """
-    def length(f: CardFound) -> float:
-        pts = np.asarray(f.corners, np.float32)
-        return float(np.linalg.norm(pts.max(axis=0) - pts.min(axis=0)))
-
     kept: list[CardFound] = []
     for f in sorted(found, key=lambda f: (f.card is None, -f.confidence)):
-        if all(np.hypot(f.centre[0] - k.centre[0], f.centre[1] - k.centre[1]) > SAME_CARD * min(length(f), length(k))
+        if all(np.hypot(f.centre[0] - k.centre[0], f.centre[1] - k.centre[1]) > SAME_CARD * min(f.extent, k.extent)
                for k in kept if f.face_up and k.face_up):
             kept.append(f)
     return kept
