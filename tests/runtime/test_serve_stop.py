@@ -9,16 +9,11 @@ import threading
 from pathlib import Path
 
 import live_helpers as H
-from dealer_pi.config import config_from_dict
 from dealer_pi.runtime.wiring import Assistant
 
 
 def test_an_assistant_stopped_before_it_serves_never_opens_for_requests(tmp_path: Path) -> None:
-    config = config_from_dict({"table": {"name": "T", "seats": 4, "small_blind": 50, "big_blind": 100},
-                               "web": {"dealer_token": H.DEALER, "producer_token": H.PRODUCER, "port": 0,
-                                       "audit_log": "audit.log"},
-                               "journal": {"path": "j.sqlite3"}})
-    assistant = Assistant.from_config(config, tmp_path, attach=False)
+    assistant = Assistant.from_config(H.config(tmp_path), tmp_path, port=0, attach=False)
     port = assistant.server.port
     assistant.stop()
     told: list[str] = []
