@@ -50,20 +50,22 @@ class Kind:
 
 
 def by_area(part: Part) -> int:
-    """How many cards a part's area holds: a card and a quarter already counts as two. A part of
-    more than one card's area that is wider than one card holds two, however little area the
-    second adds (a face-down pair fanned almost on top of each other). Its width, not its length:
-    a sliver of the next card that the opening left beside a lone card lengthens its box most."""
+    """How many cards a part's area holds: a card and a quarter already counts as two."""
+    return max(1, int(part.area / part.card_area + 0.75))
+
+
+def two_across(part: Part) -> bool:
+    """Whether a part of one card's area by :func:`by_area` holds two all the same: it has more
+    than one card's area and is wider than one card, however little area the second card adds
+    (a face-down pair fanned almost on top of each other). Its width, not its length: a sliver of
+    the next card that the opening left beside a lone card lengthens its box most."""
     from .detect import CARD_H_U, CARD_W_U  # detect imports this module
 
     share = part.area / part.card_area
-    k = max(1, int(share + 0.75))
-    if k == 1 and share > 1.0:
-        (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part.mask))
-        card_w = math.sqrt(part.card_area * CARD_W_U / CARD_H_U)
-        if min(w, h) > BEYOND_ONE * card_w:
-            return 2
-    return k
+    if not 1.0 < share < 1.25:
+        return False
+    (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part.mask))
+    return min(w, h) > BEYOND_ONE * math.sqrt(part.card_area * CARD_W_U / CARD_H_U)
 
 
 def part_inputs(bgr: np.ndarray, part: Part) -> tuple[np.ndarray, np.ndarray]:

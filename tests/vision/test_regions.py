@@ -156,14 +156,14 @@ def _part_of(*boxes: tuple[tuple[float, float], tuple[float, float], float], car
 
 
 def test_DEAL_HOLE_COUNT_a_pair_fanned_almost_on_top_is_two_by_its_width_though_its_area_says_one():
-    from dealer_pi.vision.regions import by_area
+    from dealer_pi.vision.regions import by_area, two_across
 
     w, h = 107.0, 150.0
     card = w * h
     pair = _part_of(((200, 200), (w, h), -9.0), ((212, 194), (w, h), 9.0), card_area=card)
-    assert pair.area < 1.25 * card  # a card and a bit: one card by area alone
-    assert by_area(pair) == 2
-    assert by_area(_part_of(((200, 200), (w, h), 30.0), card_area=card)) == 1
+    assert by_area(pair) == 1  # a card and a bit: one card by area alone
+    assert two_across(pair)
+    assert not two_across(_part_of(((200, 200), (w, h), 30.0), card_area=card))
     # a lone card with a sliver of the next card the opening left at its end: longer, not wider
     sliver = _part_of(((200, 200), (w, h), 0.0), ((200, 290), (w * 0.8, 30), 0.0), card_area=card)
-    assert by_area(sliver) == 1
+    assert by_area(sliver) == 1 and not two_across(sliver)
