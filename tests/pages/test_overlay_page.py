@@ -62,7 +62,9 @@ def test_public_overlay_has_no_hole_cards_before_the_delay_and_the_live_overlay_
 
     # Once the delay has passed the public stream gets the hand as it was, hole cards included.
     table.pass_delay()
+    # Released in the order they happened: the deal, then the flop, each drawn as it arrives.
     expect(public.locator(".pbar .card[data-card]")).to_have_count(6)
+    expect(public.locator("#board .card[data-card]")).to_have_count(3)
     assert sorted(face_cards(public, ".players")) == HOLE_CODES
     assert face_cards(public, "#board") == board
     assert burn not in face_cards(public)
