@@ -266,11 +266,11 @@ def test_DEAL_DECK_a_small_still_is_also_read_at_triple_size_naming_more_and_non
 
 
 def test_DEAL_HOLE_COUNT_a_pair_fanned_almost_on_top_of_each_other_is_two_on_a_deck_with_a_large_index() -> None:
-    """A deck that prints its index large for its cards makes the cards look small by their
-    index: a face-down pair fanned a fifth of a card apart then has the area of one card and a
-    bit, one card by area. The board's cards, read at both opposite corners, measure a card
-    directly, and the pair is wider across than any one card. Backs printed to the edge leave
-    no margin between the two cards to count them by."""
+    """A deck that prints its index large for its cards makes its cards look bigger than they
+    are, going by the index (a third bigger here): a face-down pair fanned a fifth of a card apart
+    then has less than one such card's area, and counted one. The board's cards, read at both
+    opposite corners, measure a card directly. Backs printed to the edge leave no margin between
+    the two cards to count them by."""
     from dealer_pi.vision.faces import render_back
 
     style = FaceStyle(index_height=52, pip=50)
