@@ -84,7 +84,7 @@ class CameraSection:
     layout_file: str = ""  # markers and zones in table mm (TOML); "" = built-in 9-seat layout
     enrolment_file: str = ""  # the venue's deck, from `dealer-pi vision enrol`
     min_confidence: float = 0.9  # reads below this report the card as unknown
-    card_height_px: float = 0.0  # 0 = measure from the corner indices seen
+    card_height_px: float = 0.0  # 0 = measure it on the table (see Detector.unread_parts)
     queue_size: int = 1  # frames waiting for vision (1 or 2); older ones are dropped
 
 
