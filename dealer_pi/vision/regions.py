@@ -55,14 +55,13 @@ def by_area(part: Part) -> int:
 
 
 def two_across(part: Part) -> bool:
-    """Whether a part of one card's area by :func:`by_area` holds two all the same: it has more
-    than one card's area and is wider than one card, however little area the second card adds
-    (a face-down pair fanned almost on top of each other). Its width, not its length: a sliver of
+    """Whether a part holds two cards at least, whatever :func:`by_area` says: it has more than
+    one card's area and is wider than one card, however little area the second card adds (a
+    face-down pair fanned almost on top of each other). Its width, not its length: a sliver of
     the next card that the opening left beside a lone card lengthens its box most."""
     from .detect import CARD_H_U, CARD_W_U  # detect imports this module
 
-    share = part.area / part.card_area
-    if not 1.0 < share < 1.25:
+    if part.area <= part.card_area:
         return False
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part.mask))
     return min(w, h) > BEYOND_ONE * math.sqrt(part.card_area * CARD_W_U / CARD_H_U)
