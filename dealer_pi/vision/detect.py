@@ -23,17 +23,12 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 
+from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .glyphs import frame_brightness, is_paper, region_boxes
 from .recogniser import IndexRead, Recogniser
 from .regions import RegionClassifier, by_area, two_across
 
 
-# Card shape in units of the rank-to-suit distance of its corner index (about
-# one glyph height); measured on common casino decks and the drawn deck.
-CARD_W_U = 6.3
-CARD_H_U = 8.8
-RANK_X_U = 0.65
-RANK_Y_U = 0.85
 # A corner read this sure may vote for its card together with the card's other corner.
 CANDIDATE = 0.5
 # Two corners that disagree are one card's only when the cards they imply lie this close (card heights).
@@ -112,18 +107,7 @@ class Part:
 
 def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
     """Card centre and corners implied by a corner index's position, direction and size."""
-    dx, dy = r.down
-    rx, ry = dy, -dx  # the card's interior lies to the index's right
-    u = math.hypot(r.suit_xy[0] - r.rank_xy[0], r.suit_xy[1] - r.rank_xy[1])
-    ox = r.rank_xy[0] - rx * RANK_X_U * u - dx * RANK_Y_U * u  # the card's corner next to this index
-    oy = r.rank_xy[1] - ry * RANK_X_U * u - dy * RANK_Y_U * u
-    w, h = CARD_W_U * u, CARD_H_U * u
-    pts = np.array(
-        [[ox, oy], [ox + rx * w, oy + ry * w], [ox + rx * w + dx * h, oy + ry * w + dy * h], [ox + dx * h, oy + dy * h]],
-        np.float32,
-    )
-    c = pts.mean(axis=0)
-    return (float(c[0]), float(c[1])), pts
+    return outline(r.rank_xy, r.suit_xy)
 
 
 # The offset from one corner index to the opposite one, in index units, on the decks the card

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from .card_shape import CARD_H_U, CARD_W_U
 from .recogniser import MODEL_DIR, ModelError, onnx_session, shared_session, softmax
 
 if TYPE_CHECKING:
@@ -59,8 +60,6 @@ def two_across(part: Part) -> bool:
     one card's area and is wider than one card, however little area the second card adds (a
     face-down pair fanned almost on top of each other). Its width, not its length: a sliver of
     the next card that the opening left beside a lone card lengthens its box most."""
-    from .detect import CARD_H_U, CARD_W_U  # detect imports this module
-
     if part.area <= part.card_area:
         return False
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part.mask))

@@ -1,0 +1,37 @@
+"""A card's outline from one of its corner indices.
+
+The unit is the index's rank-to-suit distance (about one glyph height), so the outline scales
+with whatever size the camera sees the card at. The figures were measured on common casino
+decks and the drawn deck; other decks print their index a little larger or smaller.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+CARD_W_U = 6.3
+CARD_H_U = 8.8
+RANK_X_U = 0.65  # from the card's long edge to the rank glyph's middle
+RANK_Y_U = 0.85  # from the card's short edge to the rank glyph's middle
+
+Point = tuple[float, float]
+
+
+def outline(rank_xy: Point, suit_xy: Point) -> tuple[Point, np.ndarray]:
+    """Centre and corners of the card whose corner index has its rank glyph at ``rank_xy`` and
+    its suit glyph at ``suit_xy``; the card's interior lies to the index's right as it reads."""
+    dx, dy = suit_xy[0] - rank_xy[0], suit_xy[1] - rank_xy[1]
+    u = math.hypot(dx, dy)
+    dx, dy = (dx / u, dy / u) if u else (0.0, 1.0)
+    rx, ry = dy, -dx
+    ox = rank_xy[0] - rx * RANK_X_U * u - dx * RANK_Y_U * u  # the card's corner next to this index
+    oy = rank_xy[1] - ry * RANK_X_U * u - dy * RANK_Y_U * u
+    w, h = CARD_W_U * u, CARD_H_U * u
+    pts = np.array(
+        [[ox, oy], [ox + rx * w, oy + ry * w], [ox + rx * w + dx * h, oy + ry * w + dy * h], [ox + dx * h, oy + dy * h]],
+        np.float32,
+    )
+    c = pts.mean(axis=0)
+    return (float(c[0]), float(c[1])), pts
