@@ -50,6 +50,8 @@ from .glyphs import (
     hypotheses_from_blobs,
     near_card_stock,
 )
+from .pips import NUMBER_RANKS, Seen
+from .pips import doubted as pip_doubts
 
 RANKS = 13  # rank classes 0..12 are 2..A; 13 is "not a rank"
 SUITS = 4  # suit classes in Card order c, d, h, s; 4 is "not a suit"
@@ -269,6 +271,13 @@ class IndexModel:
             ps[keep] = self.suit.probs(np.hstack([suit_emb, geom[keep]]))
         return pr, ps
 
+    def suit_probs(self, feats: np.ndarray) -> np.ndarray:
+        """The suit head's probabilities alone (the rank branch does not run)."""
+        if self.trunk is None:
+            return self.suit.probs(suit_part(feats))
+        _, suit_emb = self.trunk.embed(feats[:0], feats)
+        return self.suit.probs(np.hstack([suit_emb, feats[:, 2 * _G :]]))
+
 
 # Still pictures (no size known, no time to vote over frames): also read at half and double size, where
 # big and tiny glyphs come out as cleanly as the camera's usual ones.
@@ -279,6 +288,8 @@ SMALL_STILL_SCALES = (3.0,)
 SMALL_PICTURE_PX = 1000  # the longer side of a small picture, at most
 
 READ_FLOOR = 0.3  # a pair read below this is no read at all (not even an unknown card)
+# A read this sure may name its card, alone or with the card's other corner (detect.CANDIDATE).
+VOUCHED_FROM = 0.5
 NOT_INDEX = 52  # label of a pair that is not a corner index (pips, pictures); cards are 0..51
 
 
@@ -433,7 +444,7 @@ class Recogniser:
         conf = pr[idx, r] * ps[idx, s]
         order = np.argsort(-conf)
         used: set[int] = set()
-        reads: list[IndexRead] = []
+        chosen: list[int] = []
         for n in order.tolist():
             hy = hyps[n]
             if conf[n] < READ_FLOOR:
@@ -442,8 +453,16 @@ class Recogniser:
             if comps & used:
                 continue
             used |= comps
+            chosen.append(n)
+        # A number card's pips are asked before its index may name it, alone or with its other corner.
+        seen = [Seen.of(hyps[n], int(r[n]) * 4 + int(s[n])) for n in chosen]
+        asked = [k for k, n in enumerate(chosen) if conf[n] >= VOUCHED_FROM and r[n] in NUMBER_RANKS]
+        doubted = pip_doubts(blobs, seen, asked, self.model.suit_probs, rival_colours=not colourful)
+        reads: list[IndexRead] = []
+        for k, n in enumerate(chosen):
+            hy = hyps[n]
             c = float(conf[n])
-            card = Card.from_index(int(r[n]) * 4 + int(s[n]))
+            card = None if k in doubted else Card.from_index(seen[k].card)
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card))
         return reads
 

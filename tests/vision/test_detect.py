@@ -160,6 +160,51 @@ def test_DEAL_DECK_a_card_whose_corners_read_one_rank_in_two_suits_of_a_colour_i
     assert [f.card for f in found] == [Card.parse("Ks")]
 
 
+def _index_from(card: str, index: str, grey: bool = False) -> np.ndarray:
+    """A rendered ``card`` whose two corner indices are printed from ``index``: a card whose
+    corners both read one suit while its pips show another, as a reader's repeated misread of a
+    club for a spade makes it."""
+    style = FaceStyle()
+    face, boxes = render_face(Card.parse(card), style)
+    other = render_face(Card.parse(index), style)[0]
+    for b in boxes:
+        x0, y0 = min(b.rank[0], b.suit[0]) - 4, min(b.rank[1], b.suit[1]) - 4
+        x1, y1 = max(b.rank[2], b.suit[2]) + 4, max(b.rank[3], b.suit[3]) + 4
+        face[y0:y1, x0:x1] = other[y0:y1, x0:x1]
+    frame = compose(felt(900, 600, np.random.default_rng(2)),
+                    [Placement(face, card_homography((450, 300), -8.0, 220.0), Card.parse(card), True)]).frame
+    return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) if grey else frame
+
+
+def test_DEAL_DECK_a_number_card_whose_pips_show_another_suit_than_its_index_is_not_named():
+    # Named by its corners it would be a card that is not on the table: a false exposed-card or
+    # duplicate-card alarm. Its pips outvote its index, so it is a face-up card with no name.
+    for card, index, grey in (("7c", "7s", False), ("5d", "5h", False), ("8s", "8h", True)):
+        found = Detector().detect(_index_from(card, index, grey))
+        assert [(f.card, f.face_up) for f in found] == [(None, True)], (card, index, [(f.card, f.centre) for f in found])
+    # Printed as they should be, the same cards keep their names, in colour and in grey.
+    for card, grey in (("7c", False), ("7s", False), ("5d", False), ("5h", False), ("8s", True), ("8h", True), ("Tc", False)):
+        assert [f.card for f in Detector().detect(_index_from(card, card, grey))] == [Card.parse(card)], (card, grey)
+
+
+def _fanned(under: str, over: str, step: float) -> np.ndarray:
+    """``under`` with ``over`` laid on it ``step`` pixels to the right: only a strip of ``under``
+    shows, its index, and ``over``'s pips lie inside the outline ``under``'s index implies."""
+    style = FaceStyle()
+    cards = [(under, 400.0), (over, 400.0 + step)]
+    return compose(felt(900, 600, np.random.default_rng(3)),
+                   [Placement(render_face(Card.parse(c), style)[0], card_homography((x, 300), 0.0, 220.0), Card.parse(c), True)
+                    for c, x in cards]).frame
+
+
+def test_DEAL_DECK_a_card_fanned_under_a_card_of_its_rival_suit_keeps_its_name():
+    # The pips over it are the top card's: they lie nearer the top card's index, on its card.
+    for under, over in (("3h", "9d"), ("7c", "9s"), ("4s", "Tc")):
+        for step in (45.0, 60.0):
+            found = Detector().detect(_fanned(under, over, step))
+            assert sorted(str(f.card) for f in found) == sorted([under, over]), (under, over, step, [(f.card, f.centre) for f in found])
+
+
 def test_DEAL_DECK_a_card_both_of_whose_corners_agree_keeps_its_name_beside_a_card_of_its_rank():
     # Cards laid out by rank overlap: the Qd's corner lies where the Qh's other corner is, but
     # the Qh's two corners agree, so the Qd is a card of its own and both stay named.
