@@ -15,9 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-import math
-
-import cv2
 import numpy as np
 
 from .card_shape import outline
@@ -38,36 +35,46 @@ _GEOMETRY = 2 * GRID * GRID  # where a feature row's geometry starts
 
 @dataclass(frozen=True)
 class Seen:
-    """An index read in the picture: its glyphs, the card it names (``Card.index``) and the
-    outline that card has if the index is one of its corners."""
+    """The index reads of a picture: their glyphs, the cards they name (``Card.index``), and the
+    outline each card has if its index is one of the card's corners."""
 
-    hy: Hypothesis
-    card: int
-    outline: np.ndarray  # the corners as OpenCV's polygon tests take them
+    hys: Sequence[Hypothesis]
+    cards: np.ndarray  # M
+    outlines: np.ndarray  # M x 4 x 2: the corner by the index, then round the card
 
     @staticmethod
-    def of(hy: Hypothesis, card: int) -> Seen:
-        return Seen(hy, card, outline(hy.rank_xy, hy.suit_xy)[1].reshape(-1, 1, 2))
+    def of(hys: Sequence[Hypothesis], cards: Sequence[int]) -> Seen:
+        outlines = np.array([outline(h.rank_xy, h.suit_xy)[1] for h in hys], np.float64).reshape(-1, 4, 2)
+        return Seen(hys, np.asarray(cards, np.int64), outlines)
+
+    def holds(self, points: np.ndarray) -> np.ndarray:
+        """M x N: whether each card lies under each of ``points`` (N x 2). An outline is a
+        rectangle, so a point's share of its two edges from the first corner lies in [0, 1]."""
+        o = self.outlines
+        edges = np.stack([o[:, 1] - o[:, 0], o[:, 3] - o[:, 0]], axis=1)  # M x 2 x 2
+        rel = points[None, :, :] - o[:, None, 0]  # M x N x 2
+        share = np.einsum("mnk,mek->mne", rel, edges) / np.maximum((edges * edges).sum(axis=2), 1e-9)[:, None, :]
+        return np.asarray(((share >= 0) & (share <= 1)).all(axis=2))
 
 
-def doubted(blobs: Blobs, seen: Sequence[Seen], asked: Sequence[int], suit_probs: Callable[[np.ndarray], np.ndarray],
+def doubted(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callable[[np.ndarray], np.ndarray],
             rival_colours: bool) -> set[int]:
-    """Which of the reads ``seen[n]``, ``n`` in ``asked``, have pips that outvote their suit.
+    """Which of the reads ``asked`` (places in ``seen``) have pips that outvote their suit.
 
     ``suit_probs``: the suit head's five probabilities for feature rows. ``rival_colours``: a
     suit of the other colour is a rival too (a grey picture, or print whose colour says nothing)."""
-    pairs = [pip_pairs(blobs, seen[n], [o for o in seen if o.card != seen[n].card]) for n in asked]
+    pairs = [pip_pairs(blobs, seen, n) for n in asked]
     if not any(pairs):
         return set()
     rows = features(blobs, [p for ps in pairs for p in ps])
     # Each pip is asked as its index's suit glyph: the pair's geometry stays the index's own.
-    own = features(blobs, [seen[n].hy for n in asked])[:, _GEOMETRY:]
+    own = features(blobs, [seen.hys[n] for n in asked])[:, _GEOMETRY:]
     rows[:, _GEOMETRY:] = np.repeat(own, [len(ps) for ps in pairs], axis=0)
     probs = suit_probs(rows)
     out: set[int] = set()
     start = 0
     for n, ps in zip(asked, pairs):
-        suit = seen[n].card % 4
+        suit = int(seen.cards[n]) % 4
         rivals = [k for k in range(4) if k != suit] if rival_colours else [SAME_COLOUR_RIVAL[suit]]
         if outvoted(probs[start : start + len(ps)], suit, rivals):
             out.add(n)
@@ -75,42 +82,38 @@ def doubted(blobs: Blobs, seen: Sequence[Seen], asked: Sequence[int], suit_probs
     return out
 
 
-def pip_pairs(blobs: Blobs, index: Seen, others: Sequence[Seen] = ()) -> list[Hypothesis]:
-    """The index with each pip-sized blob on its card in place of its suit glyph, the pair turned
-    so that the pip stands as it is printed: upright in the index's half of the card, upside down
-    in the other.
+def pip_pairs(blobs: Blobs, seen: Seen, n: int) -> list[Hypothesis]:
+    """Read ``n``'s index with each pip-sized blob on its card in place of its suit glyph, the
+    pair turned so that the pip stands as it is printed: upright in the index's half of the card,
+    upside down in the other.
 
     Cards overlap, so a blob inside the card's outline may be printed on another card: a blob
-    nearer another index of ``others`` whose card it also lies on is that card's, not this one's."""
-    hy = index.hy
+    nearer the index of another card that it also lies on is that card's, not this one's."""
+    hy = seen.hys[n]
     st = blobs.stats
     suit_px = float(max(st[hy.suit_id, 2], st[hy.suit_id, 3]))
-    sizes = np.maximum(st[:, 2], st[:, 3]).astype(np.float32)
-    lo, hi = PIP_SIZE[0] * suit_px, PIP_SIZE[1] * suit_px
-    at = np.array(hy.rank_xy, np.float32)
-    step = np.array(hy.suit_xy, np.float32) - at
-    down = step / max(float(np.hypot(*step)), 1e-6)
-    pts = index.outline.reshape(-1, 2)
-    middle = pts.mean(axis=0)
-    height = float(np.hypot(*(pts[3] - pts[0])))
-    own = set(hy.rank_ids) | {hy.suit_id}
+    sizes = np.maximum(st[:, 2], st[:, 3])
+    ids = np.nonzero((sizes >= PIP_SIZE[0] * suit_px) & (sizes <= PIP_SIZE[1] * suit_px))[0]
+    ids = ids[(ids != 0) & ~np.isin(ids, (*hy.rank_ids, hy.suit_id))]  # 0: the paper round the print
+    xy = blobs.centroids[ids].astype(np.float64)
+    pts = seen.outlines[n]
+    edges = np.stack([pts[1] - pts[0], pts[3] - pts[0]])
+    share = (xy - pts[0]) @ edges.T / np.maximum((edges * edges).sum(axis=1), 1e-9)
+    on_card = ((share >= 0) & (share <= 1)).all(axis=1)
+    # Beyond the card's middle (share of its height over a half), the pips are printed upside down.
+    ids, xy, along = ids[on_card], xy[on_card], share[on_card, 1] - 0.5
+    keep = np.abs(along) >= MIDDLE_BAND
+    if keep.any() and len(seen.cards) > 1:
+        rival = seen.cards != seen.cards[n]
+        dist = np.hypot(*(xy[None, :, :] - np.array([h.rank_xy for h in seen.hys])[:, None, :]).transpose(2, 0, 1))
+        nearer = seen.holds(xy) & (dist < dist[n][None, :])
+        keep &= ~(nearer & rival[:, None]).any(axis=0)
+    step = (hy.suit_xy[0] - hy.rank_xy[0], hy.suit_xy[1] - hy.rank_xy[1])
     out: list[Hypothesis] = []
-    for k in np.nonzero((sizes >= lo) & (sizes <= hi))[0].tolist():
-        if k == 0 or k in own:  # 0: the paper round the print
-            continue
-        c = blobs.centroids[k]
-        xy = (float(c[0]), float(c[1]))
-        if cv2.pointPolygonTest(index.outline, xy, False) < 0:
-            continue
-        mine = float(np.hypot(*(c - at)))
-        if any(math.dist(xy, o.hy.rank_xy) < mine and cv2.pointPolygonTest(o.outline, xy, False) >= 0 for o in others):
-            continue
-        along = float((c - middle) @ down) / height
-        if abs(along) < MIDDLE_BAND:
-            continue
+    for k, (x, y), a in zip(ids[keep].tolist(), xy[keep].tolist(), along[keep].tolist()):
         # The pair reads from rank to suit: for a pip upside down, the "rank" sits below it.
-        sign = 1.0 if along > 0 else -1.0
-        out.append(Hypothesis(hy.rank_ids, k, (xy[0] + sign * float(step[0]), xy[1] + sign * float(step[1])), xy, hy.size))
+        sign = 1.0 if a > 0 else -1.0
+        out.append(Hypothesis(hy.rank_ids, k, (x + sign * step[0], y + sign * step[1]), (x, y), hy.size))
     return out
 
 
