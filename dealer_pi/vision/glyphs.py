@@ -266,8 +266,9 @@ def _extents(shapes: list[_Shape], which: np.ndarray, ca: np.ndarray, sa: np.nda
     return np.stack([rx.min(axis=1), rx.max(axis=1), ry.min(axis=1), ry.max(axis=1)], axis=1).astype(np.float64)
 
 
-def features(blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
-    """One row of FEATURES floats per hypothesis (both glyphs upright, then geometry).
+def features(blobs: Blobs, hyps: list[Hypothesis], suit_only: bool = False) -> np.ndarray:
+    """One row of FEATURES floats per hypothesis (both glyphs upright, then geometry); with
+    ``suit_only`` the rank glyph's cells stay empty (for a reader that looks at the suit alone).
 
     Each glyph is its blobs turned so that rank-to-suit points down, scaled so
     the turned bounding box's longer side spans GRID - 2 cells, and centred.
@@ -318,6 +319,8 @@ def features(blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
     cells = np.empty((len(which), GRID, GRID), np.float32)  # glyph k is hypothesis k // 2's rank (k even) or suit
     small = (scale < 0.5).tolist()
     for k, sh_id in enumerate(which.tolist()):
+        if suit_only and k % 2 == 0:
+            continue
         src = shapes[sh_id].mask
         mk = m32[k]
         if small[k]:

@@ -40,12 +40,13 @@ class Seen:
 
     hys: Sequence[Hypothesis]
     cards: np.ndarray  # M
+    rows: np.ndarray  # M x FEATURES: each read's feature row, as the reader saw it
     outlines: np.ndarray  # M x 4 x 2: the corner by the index, then round the card
 
     @staticmethod
-    def of(hys: Sequence[Hypothesis], cards: Sequence[int]) -> Seen:
+    def of(hys: Sequence[Hypothesis], cards: Sequence[int], rows: np.ndarray) -> Seen:
         outlines = np.array([outline(h.rank_xy, h.suit_xy)[1] for h in hys], np.float64).reshape(-1, 4, 2)
-        return Seen(hys, np.asarray(cards, np.int64), outlines)
+        return Seen(hys, np.asarray(cards, np.int64), rows, outlines)
 
     def holds(self, points: np.ndarray) -> np.ndarray:
         """M x N: whether each card lies under each of ``points`` (N x 2). An outline is a
@@ -63,13 +64,13 @@ def doubted(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callable
 
     ``suit_probs``: the suit head's five probabilities for feature rows. ``rival_colours``: a
     suit of the other colour is a rival too (a grey picture, or print whose colour says nothing)."""
-    pairs = [pip_pairs(blobs, seen, n) for n in asked]
+    sizes = np.maximum(blobs.stats[:, 2], blobs.stats[:, 3])
+    pairs = [pip_pairs(blobs, seen, n, sizes) for n in asked]
     if not any(pairs):
         return set()
-    rows = features(blobs, [p for ps in pairs for p in ps])
+    rows = features(blobs, [p for ps in pairs for p in ps], suit_only=True)
     # Each pip is asked as its index's suit glyph: the pair's geometry stays the index's own.
-    own = features(blobs, [seen.hys[n] for n in asked])[:, _GEOMETRY:]
-    rows[:, _GEOMETRY:] = np.repeat(own, [len(ps) for ps in pairs], axis=0)
+    rows[:, _GEOMETRY:] = np.repeat(seen.rows[list(asked), _GEOMETRY:], [len(ps) for ps in pairs], axis=0)
     probs = suit_probs(rows)
     out: set[int] = set()
     start = 0
@@ -82,19 +83,20 @@ def doubted(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callable
     return out
 
 
-def pip_pairs(blobs: Blobs, seen: Seen, n: int) -> list[Hypothesis]:
+def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray | None = None) -> list[Hypothesis]:
     """Read ``n``'s index with each pip-sized blob on its card in place of its suit glyph, the
     pair turned so that the pip stands as it is printed: upright in the index's half of the card,
     upside down in the other.
 
     Cards overlap, so a blob inside the card's outline may be printed on another card: a blob
-    nearer the index of another card that it also lies on is that card's, not this one's."""
+    nearer the index of another card that it also lies on is that card's, not this one's.
+    ``sizes``: each blob's larger side (worked out once for all reads)."""
     hy = seen.hys[n]
-    st = blobs.stats
-    suit_px = float(max(st[hy.suit_id, 2], st[hy.suit_id, 3]))
-    sizes = np.maximum(st[:, 2], st[:, 3])
-    ids = np.nonzero((sizes >= PIP_SIZE[0] * suit_px) & (sizes <= PIP_SIZE[1] * suit_px))[0]
-    ids = ids[(ids != 0) & ~np.isin(ids, (*hy.rank_ids, hy.suit_id))]  # 0: the paper round the print
+    if sizes is None:
+        sizes = np.maximum(blobs.stats[:, 2], blobs.stats[:, 3])
+    suit_px = float(sizes[hy.suit_id])
+    sized = np.nonzero((sizes >= PIP_SIZE[0] * suit_px) & (sizes <= PIP_SIZE[1] * suit_px))[0].tolist()
+    ids = np.array([k for k in sized if k != 0 and k != hy.suit_id and k not in hy.rank_ids], np.intp)  # 0: the paper round the print
     xy = blobs.centroids[ids].astype(np.float64)
     pts = seen.outlines[n]
     edges = np.stack([pts[1] - pts[0], pts[3] - pts[0]])

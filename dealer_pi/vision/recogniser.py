@@ -417,11 +417,13 @@ class Recogniser:
         hyps = hypotheses_from_blobs(blobs, params)
         if not hyps:
             return []
-        pr, ps = self.class_probs(features(blobs, hyps))
-        return self._decide(bgr, blobs, hyps, pr, ps, use_colour=not params.light_print, colourful=colourful)
+        rows = features(blobs, hyps)
+        pr, ps = self.class_probs(rows)
+        return self._decide(bgr, blobs, hyps, rows, pr, ps, use_colour=not params.light_print, colourful=colourful)
 
     def _decide(
-        self, bgr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis], pr: np.ndarray, ps: np.ndarray, use_colour: bool, colourful: bool
+        self, bgr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis], rows: np.ndarray, pr: np.ndarray, ps: np.ndarray,
+        use_colour: bool, colourful: bool,
     ) -> list[IndexRead]:
         ps = ps.copy()
         # Gold or white print on black cards says nothing about red or black suits.
@@ -455,7 +457,7 @@ class Recogniser:
             used |= comps
             chosen.append(n)
         # A number card's pips are asked before its index may name it, alone or with its other corner.
-        seen = Seen.of([hyps[n] for n in chosen], (r[chosen] * 4 + s[chosen]).tolist())
+        seen = Seen.of([hyps[n] for n in chosen], (r[chosen] * 4 + s[chosen]).tolist(), rows[chosen])
         asked = [k for k, n in enumerate(chosen) if conf[n] >= VOUCHED_FROM and r[n] in NUMBER_RANKS]
         doubted = pip_doubts(blobs, seen, asked, self.model.suit_probs, rival_colours=not colourful)
         reads: list[IndexRead] = []
