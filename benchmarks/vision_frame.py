@@ -14,6 +14,9 @@ second, 15 frames a second, sensor noise and mains flicker in every frame), thro
 as the runtime builds it, whose change gate reads a frame in full only after a change (and once a
 second while the table stands still), against the same pipeline reading every frame in full.
 
+The pips' check: detection as shipped against the same detection that does not ask a number
+card's pips before naming it (``Recogniser(pips=False)``), frame by frame in turn.
+
 The network's own share: every glyph pair the index finder proposes in a
 frame goes through the convolutional reader (its ONNX branches in
 onnxruntime, as shipped, and the same file in ``cv2.dnn`` for comparison) and
@@ -43,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import Detector
 from dealer_pi.vision.glyphs import GlyphParams, features, find_blobs, hypotheses_from_blobs
-from dealer_pi.vision.recogniser import READ_FLOOR, REFERENCE_MODEL, IndexModel, glyph_batch
+from dealer_pi.vision.recogniser import READ_FLOOR, REFERENCE_MODEL, IndexModel, Recogniser, glyph_batch
 from dealer_pi.vision.pipeline import PixelZones, VisionPipeline, pipeline_from_config
 from dealer_pi.vision.render import default_zone_centres, render_table_frame
 
@@ -105,8 +108,19 @@ def main() -> int:
     print(f"ratio full/reference: {full_ms / ref_ms:.1f}x")
     if args.stream_seconds > 0:
         camera_stream(args.stream_seconds)
+    pips_cost(frames)
     network_cost(frames)
     return 0
+
+
+def pips_cost(frames: list[np.ndarray]) -> None:
+    asked, unasked = Detector(follow_scale=True), Detector(Recogniser(pips=False), follow_scale=True)
+    for det in (asked, unasked):
+        det.detect(frames[0])  # the glyph size to follow
+    same = all([f.card for f in asked.detect(fr)] == [f.card for f in unasked.detect(fr)] for fr in frames)
+    on, off = timed_pair(asked.detect, unasked.detect, frames)
+    print(f"pips' check: detection {statistics.median(on):.1f} ms/frame against {statistics.median(off):.1f} without it: "
+          f"ratio {statistics.median(on) / statistics.median(off):.2f}x (same cards named: {'yes' if same else 'no'})")
 
 
 def camera_stream(seconds: int, fps: int = 15) -> None:

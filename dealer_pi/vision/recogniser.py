@@ -363,10 +363,14 @@ class Recogniser:
         both_polarities: bool = False,
         scales: tuple[float, ...] = (1.0,),
         small_scales: tuple[float, ...] = (),
+        pips: bool = True,
     ) -> None:
         """``scales`` other than 1 read the picture again resized (stills: see ``STILL_SCALES``);
-        ``small_scales`` too, for pictures no longer than ``SMALL_PICTURE_PX``."""
+        ``small_scales`` too, for pictures no longer than ``SMALL_PICTURE_PX``. ``pips``: a
+        number card's pips are asked before its index names it (see :mod:`.pips`); off only
+        to measure what that costs."""
         self.both_polarities = both_polarities
+        self.pips = pips
         self.scales = scales
         self.small_scales = small_scales
         base = model or IndexModel.load()
@@ -458,7 +462,7 @@ class Recogniser:
             chosen.append(n)
         # A number card's pips are asked before its index may name it, alone or with its other corner.
         seen = Seen.of([hyps[n] for n in chosen], (r[chosen] * 4 + s[chosen]).tolist(), rows[chosen])
-        asked = [k for k, n in enumerate(chosen) if conf[n] >= VOUCHED_FROM and r[n] in NUMBER_RANKS]
+        asked = [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM and r[n] in NUMBER_RANKS]
         doubted = pip_doubts(blobs, seen, asked, self.model.suit_probs, rival_colours=not colourful)
         reads: list[IndexRead] = []
         for k, n in enumerate(chosen):
