@@ -2,9 +2,9 @@
 
 The reader's likeliest mistake is one suit for the other of its colour: a club for a spade at
 8-15 pixels, where the two differ by a few pixels of lobe, or any suit in a grey-scale picture,
-where colour cannot tell them apart. Such a misread is confident (0.93-1.0 on the real photos)
-and it repeats on the card's other corner, so neither a higher bar nor a second corner stops it.
-The middle of a 2-10 shows its suit again, in pips twice the index's size or more: each pip is
+where colour cannot tell them apart. Such a misread is confident (0.85-0.96 a corner on the real
+table shots) and it repeats on the card's other corner, so neither a higher bar nor a second
+corner stops it. The middle of a 2-10 shows its suit again, in pips larger than the index's: each pip is
 put to the suit head as if it were the index's suit glyph, turned the way it is printed (upside
 down beyond the card's middle). Where the pips that read surely read as a rival suit outnumber
 those that read as the index's, the index is not trusted with a name.

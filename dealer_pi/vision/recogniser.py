@@ -461,14 +461,15 @@ class Recogniser:
             used |= comps
             chosen.append(n)
         # A number card's pips are asked before its index may name it, alone or with its other corner.
-        seen = Seen.of([hyps[n] for n in chosen], (r[chosen] * 4 + s[chosen]).tolist(), rows[chosen])
+        cards = (r[chosen] * 4 + s[chosen]).tolist()
         asked = [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM and r[n] in NUMBER_RANKS]
-        doubted = pip_doubts(blobs, seen, asked, self.model.suit_probs, rival_colours=not colourful)
+        doubted = pip_doubts(blobs, Seen.of([hyps[n] for n in chosen], cards, rows[chosen]), asked, self.model.suit_probs,
+                             rival_colours=not colourful) if asked else set()
         reads: list[IndexRead] = []
         for k, n in enumerate(chosen):
             hy = hyps[n]
             c = float(conf[n])
-            card = None if k in doubted else Card.from_index(int(seen.cards[k]))
+            card = None if k in doubted else Card.from_index(cards[k])
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card))
         return reads
 
