@@ -316,7 +316,8 @@ def features(blobs: Blobs, hyps: list[Hypothesis], suit_only: bool = False) -> n
     m[:, 1, 1] = ca * scale
     m[:, 1, 2] = GRID / 2 - scale * (-sa * cx + ca * cy + mid_y)
     m32 = m.astype(np.float32)
-    cells = np.empty((len(which), GRID, GRID), np.float32)  # glyph k is hypothesis k // 2's rank (k even) or suit
+    # Glyph k is hypothesis k // 2's rank (k even) or suit; a rank left out is zeros, not stale memory.
+    cells = (np.zeros if suit_only else np.empty)((len(which), GRID, GRID), np.float32)
     small = (scale < 0.5).tolist()
     for k, sh_id in enumerate(which.tolist()):
         if suit_only and k % 2 == 0:

@@ -11,6 +11,7 @@ import pytest
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import felt_colour, not_felt
 from dealer_pi.vision.glyphs import (
+    GRID,
     GlyphParams,
     features,
     find_blobs,
@@ -111,3 +112,14 @@ def test_the_enlarged_read_of_a_still_keeps_every_index_and_leaves_out_the_backs
             h, w = scene.frame.shape[:2]
             index = (cv2.warpPerspective(corners, placed.h, (w, h), flags=cv2.INTER_NEAREST) > 0) & shown
             assert (near[index] > 0).mean() >= 0.99, f"seed {seed}: an index of {placed.card} lies outside the card stock"
+
+
+def test_features_for_the_suit_alone_leave_the_rank_glyph_empty_and_the_rest_as_it_was():
+    frame = render_table_frame({"board": [Card.parse(c) for c in ("Ah", "7c", "Td")]}, seed=4)
+    blobs = find_blobs(frame, GlyphParams())
+    hyps = hypotheses_from_blobs(blobs, GlyphParams())
+    assert len(hyps) > 10
+    both, suit = features(blobs, hyps), features(blobs, hyps, suit_only=True)
+    cells = GRID * GRID
+    assert np.array_equal(suit[:, cells:], both[:, cells:])
+    assert not suit[:, :cells].any() and both[:, :cells].any()
