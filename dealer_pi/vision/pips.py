@@ -49,13 +49,21 @@ class Seen:
         return Seen(hys, np.asarray(cards, np.int64), rows, outlines)
 
     def holds(self, points: np.ndarray) -> np.ndarray:
-        """M x N: whether each card lies under each of ``points`` (N x 2). An outline is a
-        rectangle, so a point's share of its two edges from the first corner lies in [0, 1]."""
-        o = self.outlines
-        edges = np.stack([o[:, 1] - o[:, 0], o[:, 3] - o[:, 0]], axis=1)  # M x 2 x 2
-        rel = points[None, :, :] - o[:, None, 0]  # M x N x 2
-        share = np.einsum("mnk,mek->mne", rel, edges) / np.maximum((edges * edges).sum(axis=2), 1e-9)[:, None, :]
-        return np.asarray(((share >= 0) & (share <= 1)).all(axis=2))
+        """M x N: whether each card lies under each of ``points`` (N x 2)."""
+        return _inside(_shares(self.outlines, points))
+
+
+def _shares(outlines: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """M x N x 2: each of ``points`` (N x 2) as shares of each outline's two edges from its
+    first corner (across the card, then down it)."""
+    edges = np.stack([outlines[:, 1] - outlines[:, 0], outlines[:, 3] - outlines[:, 0]], axis=1)  # M x 2 x 2
+    rel = points[None, :, :] - outlines[:, None, 0]  # M x N x 2
+    return np.asarray(np.einsum("mnk,mek->mne", rel, edges) / np.maximum((edges * edges).sum(axis=2), 1e-9)[:, None, :])
+
+
+def _inside(shares: np.ndarray) -> np.ndarray:
+    """An outline is a rectangle: a point lies on it when both its shares are in [0, 1]."""
+    return np.asarray(((shares >= 0) & (shares <= 1)).all(axis=-1))
 
 
 def doubted(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callable[[np.ndarray], np.ndarray],
@@ -83,7 +91,7 @@ def doubted(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callable
     return out
 
 
-def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray | None = None) -> list[Hypothesis]:
+def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray) -> list[Hypothesis]:
     """Read ``n``'s index with each pip-sized blob on its card in place of its suit glyph, the
     pair turned so that the pip stands as it is printed: upright in the index's half of the card,
     upside down in the other.
@@ -92,16 +100,12 @@ def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray | None = None)
     nearer the index of another card that it also lies on is that card's, not this one's.
     ``sizes``: each blob's larger side (worked out once for all reads)."""
     hy = seen.hys[n]
-    if sizes is None:
-        sizes = np.maximum(blobs.stats[:, 2], blobs.stats[:, 3])
     suit_px = float(sizes[hy.suit_id])
     sized = np.nonzero((sizes >= PIP_SIZE[0] * suit_px) & (sizes <= PIP_SIZE[1] * suit_px))[0].tolist()
     ids = np.array([k for k in sized if k != 0 and k != hy.suit_id and k not in hy.rank_ids], np.intp)  # 0: the paper round the print
     xy = blobs.centroids[ids].astype(np.float64)
-    pts = seen.outlines[n]
-    edges = np.stack([pts[1] - pts[0], pts[3] - pts[0]])
-    share = (xy - pts[0]) @ edges.T / np.maximum((edges * edges).sum(axis=1), 1e-9)
-    on_card = ((share >= 0) & (share <= 1)).all(axis=1)
+    share = _shares(seen.outlines[n : n + 1], xy)[0]
+    on_card = _inside(share)
     # Beyond the card's middle (share of its height over a half), the pips are printed upside down.
     ids, xy, along = ids[on_card], xy[on_card], share[on_card, 1] - 0.5
     keep = np.abs(along) >= MIDDLE_BAND
