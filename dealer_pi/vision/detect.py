@@ -26,7 +26,7 @@ from dealer_pi.engine.cards import Card
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .glyphs import frame_brightness, is_paper, region_boxes
 from .recogniser import IndexRead, Recogniser
-from .regions import RegionClassifier, by_area, two_across
+from .regions import RegionClassifier, by_area, face_down_count
 
 
 # A corner read this sure may vote for its card together with the card's other corner.
@@ -465,7 +465,7 @@ class Detector:
                 face_up = part.plain > PLAIN_FACE_UP
                 if not face_up and not part.backs and _not_card_shaped(part.mask):
                     continue  # no card's margin, and long and thin or hollow: a rail, a chip rack
-                k = by_area(part) if face_up else max(by_area(part), 2 if two_across(part) else 1, part.backs)
+                k = by_area(part) if face_up else face_down_count(part)
             elif kind.cards == 0:
                 continue  # not a card: a hand, chips, a rack, a sliver of a card already found
             else:

@@ -55,6 +55,18 @@ def by_area(part: Part) -> int:
     return max(1, int(part.area / part.card_area + 0.75))
 
 
+def face_down_count(part: Part) -> int:
+    """How many face-down cards a part holds, by the rules. Where two or more stretches of back
+    show, each framed by white margin (``part.backs``), they are the count: area overcounts a row
+    of cards lying edge to edge (the simulator's burn pile of three is 3.26 cards' area, which
+    :func:`by_area` counts as four) and undercounts a pile. Otherwise (a back without a margin, a
+    lone card, a pair fanned so closely that one stretch shows) the area, or two where the part is
+    wider than one card."""
+    if part.backs >= 2:
+        return part.backs
+    return max(by_area(part), 2 if two_across(part) else 1, part.backs)
+
+
 def two_across(part: Part) -> bool:
     """Whether a part holds two cards at least, whatever :func:`by_area` says: it has more than
     one card's area and is wider than one card, however little area the second card adds (a

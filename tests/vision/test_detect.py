@@ -88,6 +88,27 @@ def test_DEAL_HOLE_COUNT_a_face_down_pair_crossed_at_an_angle_is_two_cards_not_c
     assert len(down) == 2 and len(found) == 2, [(f.face_up, f.centre) for f in found]
 
 
+def test_DEAL_BURN_three_burns_lying_edge_to_edge_are_three_cards_not_four():
+    # The simulated camera's burn row as it lay in a clean hand: the three cards touch, and their
+    # part is 3.25 cards' area (the margins' shading, the felt between them), which the area alone
+    # counted as four. The fourth "card" was taken for the river's landing, so the river became a
+    # second burn (DEAL-BURN) and a card the shoe never counted (DEAL-DECK). Each card shows its
+    # own stretch of back, framed by its margin, and is counted by it.
+    from dealer_pi.sim.felt import Felt, PhysicalCard
+    from dealer_pi.sim.overhead import OverheadCamera, card_spot
+
+    jitter = [(0.97, -2.19, 0.84), (-1.16, -1.42, -1.19), (-2.02, -1.21, -0.17)]  # mm, mm, degrees
+    felt = Felt(cards=[PhysicalCard("burn", None, False, slot, j) for slot, j in enumerate(jitter)])
+    camera = OverheadCamera(seed=8)
+    spots = [camera.to_image(*card_spot(c)[:2]) for c in felt.cards]
+    for n in range(3):
+        found = live_detector().detect(camera.frame(felt, n))
+        row = [f for f in found if any(math.dist(f.centre, s) < 150 for s in spots)]
+        assert len(row) == 3 and not any(f.face_up for f in row), [(f.face_up, f.centre) for f in found]
+        # One card where each card lies.
+        assert all(any(math.dist(f.centre, s) < 20 for f in row) for s in spots), ([f.centre for f in row], spots)
+
+
 def _read(card: str, rank_xy: tuple[float, float], down: tuple[float, float], unit: float = 20.0):
     from dealer_pi.vision.recogniser import IndexRead
 
