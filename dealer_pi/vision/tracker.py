@@ -8,7 +8,8 @@ waits up to ``2 * confirm_frames`` frames for its votes to reach
 ``min_confidence``, and is then reported with ``card=None``. A confident name
 that comes later is not reported again: a second report of one card would be
 taken for the next card dealt (the shoe's next draw waits for its landing); it
-names the card when it leaves.
+names the card when it leaves. A name another card on the table was already reported with is
+withheld: one card, one place (DEAL-DECK).
 
 A reported card leaves (``CardLeft``) only after its place has shown bare
 felt for ``leave_frames`` frames. While something covers the place (a hand,
@@ -139,6 +140,8 @@ class CardTracker:
             keep.append(tr)
             if tr.hits >= self.confirm_frames and tr.misses == 0 and tr.face_frames >= self.confirm_frames:
                 card, share = tr.identity(self.min_confidence)
+                if card is not None and self._named_elsewhere(tr, card):
+                    card = None
                 # A face-up card waits a little for a confident name before it is reported unnamed.
                 decided = not tr.face_up or card is not None or tr.face_frames >= 2 * self.confirm_frames
                 news = not tr.reported or tr.face_up != tr.reported_face_up
@@ -153,6 +156,15 @@ class CardTracker:
                     tr.reported_card = card if tr.face_up else None
         self.tracks = keep
         return out
+
+    def _named_elsewhere(self, tr: Track, card: Card) -> bool:
+        """Whether another card on the table was already reported as ``card``. A deck holds one of
+        each card, and the reader's likeliest mistake is a suit of the same colour (a king of clubs
+        read as the king of spades that lies on the board): the later name is withheld, and the card
+        is reported unnamed, rather than raise a foul-deck alert on a misread (DEAL-DECK). A deck
+        that really holds a card twice is still caught by the shoe (a smart shoe reads it twice;
+        a counting shoe counts a 53rd card)."""
+        return any(t is not tr and t.reported and t.reported_card == card for t in self.tracks)
 
     def _match_in_zone(self, dets: Sequence[CardFound], unmatched: set[int], used_t: set[int]) -> None:
         """Unread cards that overlap (a face-down pair, the burn pile) are split apart afresh in

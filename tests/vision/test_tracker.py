@@ -188,3 +188,24 @@ def test_DEAL_HOLE_COUNT_a_second_card_landing_beside_the_first_is_still_a_card_
     for n in range(5, 12):
         events += t.update(n * 500, [first, second])
     assert [(type(e).__name__, e.face_up) for e in events] == [("CardSeen", False), ("CardSeen", False)]
+
+
+def test_DEAL_DECK_a_name_another_card_on_the_table_already_carries_is_withheld():
+    # A king of clubs shown at a seat, read as the king of spades that lies on the board: reported
+    # as a Ks it raised "the deck may be foul" on a clean hand and the engine refused the card.
+    t = CardTracker(confirm_frames=2, leave_frames=2)
+    ks, kc = Card.parse("Ks"), Card.parse("Kc")
+    board = found(ks, zone="board", centre=(300.0, 100.0))
+    events = []
+    for n in range(3):
+        events += t.update(n * 66, [board])
+    for n in range(3, 12):
+        events += t.update(n * 66, [board, found(ks, zone="seat:2", centre=(300.0, 400.0))])
+    assert [(type(e).__name__, str(e.zone), str(e.card)) for e in events] == [
+        ("CardSeen", "board", "Ks"), ("CardSeen", "seat:2", "None")]
+    # Once the board card has gone, a name is free again (the next hand's cards).
+    for n in range(12, 16):
+        events += t.update(n * 66, [])
+    for n in range(16, 20):
+        events += t.update(n * 66, [found(kc, zone="seat:3", centre=(600.0, 400.0)), found(ks, zone="board", centre=(300.0, 100.0))])
+    assert [(str(e.zone), str(e.card)) for e in events[-2:]] == [("seat:3", "Kc"), ("board", "Ks")]
