@@ -73,8 +73,12 @@ def clean(cam: Timed, hands: int, seed: int) -> tuple[LoopScore, Score, float, f
     camera, truth, cs, ts = LoopScore(), Score(), 0.0, 0.0
     per = max(1, hands // len(PROFILES))
     for i, profile in enumerate(PROFILES):
-        for table in Simulator(seed=seed + i, profile=profile, players=(2, 9), hands_per_table=5).tables(per):
+        for k, table in enumerate(Simulator(seed=seed + i, profile=profile, players=(2, 9), hands_per_table=5).tables(per)):
+            start = cam.table.frame_no
             c, t, a, b = both(cam, table)
+            if c.false_alarms:  # where to look: the table, and the camera's frame count when it began
+                print(f"  {len(c.false_alarms)} alert(s) on {profile} table {k} (frames from {start}): "
+                      + ", ".join(f"{x.rule}/{x.verdict.value}" for x in c.false_alarms), flush=True)
             camera.add(c)
             truth.add(t)
             cs, ts = cs + a, ts + b
