@@ -305,6 +305,28 @@ def test_POT_SHOW_BOTH_a_shown_card_the_camera_cannot_name_is_the_one_the_smart_
     assert s.hand_number == 2
 
 
+def test_POT_SHOW_BOTH_a_shown_card_the_camera_names_as_neither_card_the_smart_shoe_dealt_is_a_misread() -> None:
+    """A 5c shown at the showdown, read as 5s: the shoe named the seat's cards, so the hand is
+    shown with them, no alert is raised and the next hand starts. Taken as named, the engine
+    refused the hand, the new hand was refused as the hand was not over, and the next deal
+    counted a third hole card at the seat (a DEAL-HOLE-COUNT misdeal on a clean hand)."""
+    s = session({"1": 1000, "2": 1000})
+    _showdown(s, {1: "7h5c", 2: "KhKd"}, "7c8d9sJc3s")
+    first = s.hand.order[0]
+    other = 2 if first == 1 else 1
+    hole = {1: ("7h", "5c"), 2: ("Kh", "Kd")}
+    misread = {1: "5s", 2: "Ks"}
+    events = feed(s, [CardSeen(Zone("seat", first), True, Card.parse(hole[first][0])),
+                      CardSeen(Zone("seat", first), True, Card.parse(misread[first]))])
+    events += feed(s, [CardSeen(Zone("seat", other), True, Card.parse(hole[other][0])),
+                       CardSeen(Zone("seat", other), True, Card.parse(misread[other]))])
+    assert not [e for e in events if isinstance(e, AlertRaised)]
+    assert sorted((e.seat, tuple(sorted(map(str, e.cards)))) for e in events if type(e).__name__ == "HandShown") == [
+        (1, ("5c", "7h")), (2, ("Kd", "Kh"))]
+    s.feed(NEW_HAND)
+    assert s.hand_number == 2
+
+
 def test_POT_SHOW_BOTH_with_a_counting_shoe_an_unnamed_shown_card_leaves_the_hand_waiting() -> None:
     _waiting_on_an_unread_card()
 

@@ -659,6 +659,12 @@ class DealMonitor:
             got = self._d.shown[seat]
             if seat in self._d.shown_done:
                 return  # shown already: a card reported again
+            dealt = self._d.hole[seat]
+            if card is not None and len(dealt) == 2 and None not in dealt and card not in dealt:
+                # The smart shoe named both cards dealt here: a shown card read as neither is the
+                # camera's misread (a club for a spade), so it is a card shown, not a card named.
+                # Refusing the hand would hold the table at the showdown.
+                card = None
             if card is None:
                 self._d.shown_unread[seat] = self._d.shown_unread.get(seat, 0) + 1
             elif card not in got:
