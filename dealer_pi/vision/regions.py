@@ -64,7 +64,7 @@ def face_down_count(part: Part) -> int:
     wider than one card."""
     if part.backs >= 2:
         return part.backs
-    return max(by_area(part), 2 if two_across(part) else 1, part.backs)
+    return max(by_area(part), 2 if two_across(part) else 1)
 
 
 def two_across(part: Part) -> bool:
