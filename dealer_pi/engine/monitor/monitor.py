@@ -659,8 +659,8 @@ class DealMonitor:
             got = self._d.shown[seat]
             if seat in self._d.shown_done:
                 return  # shown already: a card reported again
-            dealt = self._d.hole[seat]
-            if card is not None and len(dealt) == 2 and None not in dealt and card not in dealt:
+            dealt = self._shoe_hole(seat)
+            if card is not None and dealt is not None and card not in dealt:
                 # The smart shoe named both cards dealt here: a shown card read as neither is the
                 # camera's misread (a club for a spade), so it is a card shown, not a card named.
                 # Refusing the hand would hold the table at the showdown.
@@ -692,13 +692,22 @@ class DealMonitor:
         if len(got) + self._d.shown_unread.get(seat, 0) < 2:
             return
         if len(got) < 2:
-            dealt = self._d.hole[seat]
-            rest = [c for c in dealt if c is not None and c not in got]
-            if len(dealt) != 2 or None in dealt or len(got) + len(rest) != 2:
+            dealt = self._shoe_hole(seat)
+            if dealt is None:
+                return
+            rest = [c for c in dealt if c not in got]
+            if len(got) + len(rest) != 2:
                 return
             got.extend(rest)
         step.entries.append(HandShown(seat, tuple(got[:2])))
         self._d.shown_done.add(seat)
+
+    def _shoe_hole(self, seat: int) -> list[Card] | None:
+        """``seat``'s two hole cards where the smart shoe named both, else None."""
+        dealt = self._d.hole[seat]
+        if len(dealt) != 2 or None in dealt:
+            return None
+        return [c for c in dealt if c is not None]
 
     def _left(self, step: Step, at: int, obs: CardLeft, view: BettingView) -> None:
         if obs.zone.kind == "board":
