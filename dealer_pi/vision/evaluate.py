@@ -75,6 +75,8 @@ LABEL_FIXES: tuple[tuple[str, str, str, tuple[float, float]], ...] = (
     ("IMG_7768_JPG", "QC", "AC", (207, 201)),  # one club pip, "A" in both corners
     ("IMG_7768_JPG", "QC", "AC", (530, 488)),
     ("IMG_20220921_200231_jpg", "", "2S", (588, 38)),  # a 2 of spades at the edge, unlabelled
+    ("IMG_20220921_194723_jpg", "", "9H", (232, 88)),  # a 9 of hearts at the top, its index upside down, unlabelled
+    ("IMG_20220921_200020_jpg", "", "6H", (385, 62)),  # the 6 of hearts of IMG_20220921_200013 at the top edge, unlabelled
 )
 _FIX_REACH = 20.0  # pixels from a fix's point to the middle of the label it corrects
 _FIX_HALF = 24.0  # half the side of the box a missing label is given
