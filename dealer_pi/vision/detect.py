@@ -46,6 +46,9 @@ PLAIN_GRAIN = 0.03
 # A part this much plain card stock is a face-up card. On 20 scenes of a deck never trained on,
 # faces showed 0.38 and more, backs of every pattern 0.20 at most (models/REPORT.md).
 PLAIN_FACE_UP = 0.3
+# ... unless, below what any face showed, it shows two or more framed stretches of back: a big
+# pile (the muck) at many angles shows so much of its margins that it passes 0.3 (0.31 measured).
+PLAIN_FACE_UP_SURE = 0.38
 # A stretch of card back counts as a card of its own from this share of a card's area; the
 # strip a card shows under the next in a pile is 0.08 to 0.45 of a card, stray pixels 0.02 at most.
 BACK_AREA = 0.06
@@ -462,7 +465,7 @@ class Detector:
         kinds = self.regions.classify(bgr, parts) if self.regions is not None and parts else [None] * len(parts)
         for part, kind in zip(parts, kinds):
             if kind is None:  # no region classifier: the colour-and-shape rules alone
-                face_up = part.plain > PLAIN_FACE_UP
+                face_up = part.plain > PLAIN_FACE_UP and not (part.plain <= PLAIN_FACE_UP_SURE and part.backs >= 2)
                 if not face_up and not part.backs and _not_card_shaped(part.mask):
                     continue  # no card's margin, and long and thin or hollow: a rail, a chip rack
                 k = by_area(part) if face_up else face_down_count(part)
@@ -540,7 +543,7 @@ class Detector:
             mask &= rest[y : y + h, x : x + w]
             crop = bgr[y : y + h, x : x + w]
             paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
-            backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP else 0
+            backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
             parts.append(Part(mask, x, y, float(area), float(card_area), paper, backs, plain))
         return out, parts
 
