@@ -1,13 +1,21 @@
-"""A number card's pips vouch for the suit its corner index reads as.
+"""A number card's pips vouch for the suit its corner index reads as, or against it.
 
 The reader's likeliest mistake is one suit for the other of its colour: a club for a spade at
 8-15 pixels, where the two differ by a few pixels of lobe, or any suit in a grey-scale picture,
-where colour cannot tell them apart. Such a misread is confident (0.85-0.96 a corner on the real
-table shots) and it repeats on the card's other corner, so neither a higher bar nor a second
-corner stops it. The middle of a 2-10 shows its suit again, in pips larger than the index's: each pip is
-put to the suit head as if it were the index's suit glyph, turned the way it is printed (upside
-down beyond the card's middle). Where the pips that read surely read as a rival suit outnumber
-those that read as the index's, the index is not trusted with a name.
+where colour cannot tell them apart (or a blurred black index, washed out to grey, read as red).
+Such a misread is confident (0.85-0.96 a corner on the real table shots) and it repeats on the
+card's other corner, so neither a higher bar nor a second corner stops it. The middle of a 2-10
+shows its suit again, in pips larger than the index's: each pip is put to the suit head as if it
+were the index's suit glyph, turned the way it is printed (upside down beyond the card's middle).
+
+* **Against**: where the pips that read surely as another suit outnumber those that read as the
+  index's, the index is not trusted with a name.
+* **For**: where two or more pips printed larger than the index's suit glyph read surely as its
+  suit, none surely as another, and no more of them lie on the card than the rank prints, the
+  suit is settled and the read is as sure as its rank. A small index's club and spade differ by
+  a few pixels; the pips are drawn larger. The other corner's suit glyph, the index's own size,
+  would repeat the index's own misread, so it does not vouch; and the count keeps a misread rank
+  (a 3 read on an 8 of hearts) from borrowing the eight hearts' certainty.
 """
 
 from __future__ import annotations
@@ -28,8 +36,10 @@ MIDDLE_BAND = 0.08
 NUMBER_RANKS = range(0, 9)  # rank classes of the 2 to the 10: the cards that have pips
 IS_SUIT = 0.5  # a pip read as "not a suit" this surely is no pip (a rank glyph, a picture's fold)
 SURE = 0.95  # a pip's suit counts when this sure among the four: the drawn deck's 12-pixel club pips read as spades at up to 0.94
-# c, d, h, s: the other suit of each one's colour.
-SAME_COLOUR_RIVAL = (3, 2, 1, 0)
+VOUCH_SIZE = 1.15  # a pip vouches only when this much larger than the index's suit glyph (the drawn deck's: 1.25)
+OTHER_INDEX_REACH = 1.5  # rank glyph heights round the other corner's suit glyph, which vouches for nothing
+VOUCHERS = 2  # pips that must agree, with none against, for the suit to be settled
+PIPS_AT_MOST = 10  # the most pips a number card prints
 _GEOMETRY = 2 * GRID * GRID  # where a feature row's geometry starts
 
 
@@ -66,39 +76,63 @@ def _inside(shares: np.ndarray) -> np.ndarray:
     return np.asarray(((shares >= 0) & (shares <= 1)).all(axis=-1))
 
 
-def doubted(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callable[[np.ndarray], np.ndarray],
-            rival_colours: bool) -> set[int]:
-    """Which of the reads ``asked`` (places in ``seen``) have pips that outvote their suit.
+def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int],
+             suit_probs: Callable[[np.ndarray], np.ndarray]) -> tuple[set[int], set[int]]:
+    """Which of the reads ``asked`` (places in ``seen``) have pips that outvote their suit, and
+    which have pips that vouch for it (see the module's text).
 
-    ``suit_probs``: the suit head's five probabilities for feature rows. ``rival_colours``: a
-    suit of the other colour is a rival too (a grey picture, or print whose colour says nothing)."""
+    ``suit_probs``: the suit head's five probabilities for feature rows. Every other suit is a
+    rival: a blurred black index can read red where its colour is washed out to grey."""
     sizes = np.maximum(blobs.stats[:, 2], blobs.stats[:, 3])
     pairs = [pip_pairs(blobs, seen, n, sizes) for n in asked]
     if not any(pairs):
-        return set()
+        return set(), set()
     rows = features(blobs, [p for ps in pairs for p in ps], suit_only=True)
     # Each pip is asked as its index's suit glyph: the pair's geometry stays the index's own.
     rows[:, _GEOMETRY:] = np.repeat(seen.rows[list(asked), _GEOMETRY:], [len(ps) for ps in pairs], axis=0)
     probs = suit_probs(rows)
-    out: set[int] = set()
+    doubted: set[int] = set()
+    vouched: set[int] = set()
     start = 0
     for n, ps in zip(asked, pairs):
         suit = int(seen.cards[n]) % 4
-        rivals = [k for k in range(4) if k != suit] if rival_colours else [SAME_COLOUR_RIVAL[suit]]
-        if outvoted(probs[start : start + len(ps)], suit, rivals):
-            out.add(n)
+        rivals = [k for k in range(4) if k != suit]
+        mine = probs[start : start + len(ps)]
         start += len(ps)
-    return out
+        if outvoted(mine, suit, rivals):
+            doubted.add(n)
+        elif vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST):
+            # Counted against the rank, the pips are all those on the card, whichever index is
+            # nearer them: a misread rank can split a card's corners into two "cards" and its pips.
+            every = pip_pairs(blobs, seen, n, sizes, claimed=False)
+            rows = features(blobs, every, suit_only=True)
+            rows[:, _GEOMETRY:] = seen.rows[n, _GEOMETRY:]
+            if vouch(suit_probs(rows)[_vouchers(seen, n, every, sizes)], suit, int(seen.cards[n]) // 4 + 2):
+                vouched.add(n)
+    return doubted, vouched
 
 
-def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray) -> list[Hypothesis]:
+def _vouchers(seen: Seen, n: int, pairs: Sequence[Hypothesis], sizes: np.ndarray) -> np.ndarray:
+    """Which of read ``n``'s pip pairs may vouch: pips printed larger than its suit glyph, and
+    none where the card's other corner index lies (through the card's middle from this one)."""
+    if not pairs:
+        return np.zeros(0, bool)
+    hy = seen.hys[n]
+    xy = np.array([p.suit_xy for p in pairs], np.float64)
+    other = 2 * seen.outlines[n].mean(axis=0) - np.asarray(hy.suit_xy, np.float64)
+    far = np.hypot(*(xy - other).T) > OTHER_INDEX_REACH * hy.size
+    return np.asarray((sizes[[p.suit_id for p in pairs]] >= VOUCH_SIZE * sizes[hy.suit_id]) & far)
+
+
+def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray, claimed: bool = True) -> list[Hypothesis]:
     """Read ``n``'s index with each pip-sized blob on its card in place of its suit glyph, the
     pair turned so that the pip stands as it is printed: upright in the index's half of the card,
     upside down in the other.
 
     Cards overlap, so a blob inside the card's outline may be printed on another card: a blob
-    nearer the index of another card that it also lies on is that card's, not this one's.
-    ``sizes``: each blob's larger side (worked out once for all reads)."""
+    nearer the index of another card that it also lies on is that card's, not this one's
+    (``claimed``; without it, every blob on the card counts). ``sizes``: each blob's larger side
+    (worked out once for all reads)."""
     hy = seen.hys[n]
     suit_px = float(sizes[hy.suit_id])
     sized = np.nonzero((sizes >= PIP_SIZE[0] * suit_px) & (sizes <= PIP_SIZE[1] * suit_px))[0].tolist()
@@ -109,7 +143,7 @@ def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray) -> list[Hypot
     # Beyond the card's middle (share of its height over a half), the pips are printed upside down.
     ids, xy, along = ids[on_card], xy[on_card], share[on_card, 1] - 0.5
     keep = np.abs(along) >= MIDDLE_BAND
-    if keep.any() and len(seen.cards) > 1:
+    if claimed and keep.any() and len(seen.cards) > 1:
         rival = seen.cards != seen.cards[n]
         dist = np.hypot(*(xy[None, :, :] - np.array([h.rank_xy for h in seen.hys])[:, None, :]).transpose(2, 0, 1))
         nearer = seen.holds(xy) & (dist < dist[n][None, :])
@@ -129,8 +163,24 @@ def outvoted(suit_probs: np.ndarray, suit: int, rivals: Collection[int]) -> bool
     ``suit_probs``: the suit head's five probabilities (c, d, h, s, not a suit) per pip."""
     if not len(suit_probs):
         return False
-    suits = suit_probs[:, :4] / np.maximum(suit_probs[:, :4].sum(axis=1, keepdims=True), 1e-9)
-    counted = (suit_probs[:, 4] < IS_SUIT) & (suits.max(axis=1) >= SURE)
-    said = suits.argmax(axis=1)[counted]
+    said = _sure_suits(suit_probs)
+    said = said[said >= 0]
     against = int(np.isin(said, list(rivals)).sum())
     return against >= 2 and against > int((said == suit).sum())
+
+
+def _sure_suits(suit_probs: np.ndarray) -> np.ndarray:
+    """The suit (0-3) of each pip read surely as one, or -1 (see :data:`SURE`, :data:`IS_SUIT`)."""
+    suits = suit_probs[:, :4] / np.maximum(suit_probs[:, :4].sum(axis=1, keepdims=True), 1e-9)
+    counted = (suit_probs[:, 4] < IS_SUIT) & (suits.max(axis=1) >= SURE)
+    return np.where(counted, suits.argmax(axis=1), -1)
+
+
+def vouch(suit_probs: np.ndarray, suit: int, printed: int) -> bool:
+    """Whether at least :data:`VOUCHERS` pips read surely as ``suit``, none surely as another,
+    and no more than the ``printed`` pips of the rank read: a 3 read on an 8 of hearts has
+    eight heart pips round it, which vouch for the hearts but not for the 3."""
+    said = _sure_suits(suit_probs)
+    said = said[said >= 0]
+    agree = int((said == suit).sum())
+    return VOUCHERS <= agree <= printed and agree == len(said)

@@ -51,7 +51,7 @@ from .glyphs import (
     near_card_stock,
 )
 from .pips import NUMBER_RANKS, Seen
-from .pips import doubted as pip_doubts
+from .pips import verdicts as pip_verdicts
 
 RANKS = 13  # rank classes 0..12 are 2..A; 13 is "not a rank"
 SUITS = 4  # suit classes in Card order c, d, h, s; 4 is "not a suit"
@@ -290,6 +290,7 @@ SMALL_PICTURE_PX = 1000  # the longer side of a small picture, at most
 READ_FLOOR = 0.3  # a pair read below this is no read at all (not even an unknown card)
 # A read this sure may name its card, alone or with the card's other corner (detect.CANDIDATE).
 VOUCHED_FROM = 0.5
+VOUCHED_SUIT = 0.99  # a suit the pips vouch for (pips.vouch) is taken as this sure at least
 NOT_INDEX = 52  # label of a pair that is not a corner index (pips, pictures); cards are 0..51
 
 
@@ -463,12 +464,13 @@ class Recogniser:
         # A number card's pips are asked before its index may name it, alone or with its other corner.
         cards = (r[chosen] * 4 + s[chosen]).tolist()
         asked = [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM and r[n] in NUMBER_RANKS]
-        doubted = pip_doubts(blobs, Seen.of([hyps[n] for n in chosen], cards, rows[chosen]), asked, self.model.suit_probs,
-                             rival_colours=not colourful) if asked else set()
+        doubted, vouched = pip_verdicts(blobs, Seen.of([hyps[n] for n in chosen], cards, rows[chosen]), asked,
+                                        self.model.suit_probs) if asked else (set(), set())
         reads: list[IndexRead] = []
         for k, n in enumerate(chosen):
             hy = hyps[n]
-            c = float(conf[n])
+            # Pips that vouch for the suit leave the read as sure as its rank.
+            c = float(pr[n, r[n]] * max(ps[n, s[n]], VOUCHED_SUIT)) if k in vouched else float(conf[n])
             card = None if k in doubted else Card.from_index(cards[k])
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card))
         return reads

@@ -109,6 +109,27 @@ def test_DEAL_BURN_three_burns_lying_edge_to_edge_are_three_cards_not_four():
         assert all(any(math.dist(f.centre, s) < 20 for f in row) for s in spots), ([f.centre for f in row], spots)
 
 
+def test_DEAL_BURN_a_big_muck_pile_is_face_down_though_its_margins_show_at_every_angle():
+    # The muck late in a hand: a dozen cards and more, each turned its own way, show so much of
+    # their white margins that the pile passed for plain card stock, a face-up card. The drawn
+    # river then seemed to land in the muck: a second burn (DEAL-BURN) and, when the river was
+    # seen on the board, a card already in the muck (DEAL-DECK). Its framed stretches of back
+    # say it is face down.
+    import random
+
+    from dealer_pi.sim.felt import Felt, PhysicalCard
+    from dealer_pi.sim.overhead import OverheadCamera, card_spot
+
+    rng = random.Random(3)
+    for n, seed in ((13, 1), (14, 1), (14, 13), (15, 1)):
+        jitter = [(rng.uniform(-3, 3), rng.uniform(-3, 3), rng.uniform(-3, 3)) for _ in range(n)]
+        felt = Felt(cards=[PhysicalCard("muck", None, False, k, j) for k, j in enumerate(jitter)])
+        camera = OverheadCamera(seed=seed)
+        spot = camera.to_image(*card_spot(felt.cards[0])[:2])
+        pile = [f for f in live_detector().detect(camera.frame(felt, n)) if math.dist(f.centre, spot) < 200]
+        assert pile and not any(f.face_up for f in pile), (n, seed, [(f.face_up, f.centre) for f in pile])
+
+
 def _read(card: str, rank_xy: tuple[float, float], down: tuple[float, float], unit: float = 20.0):
     from dealer_pi.vision.recogniser import IndexRead
 
@@ -206,6 +227,57 @@ def test_DEAL_DECK_a_number_card_whose_pips_show_another_suit_than_its_index_is_
     # Printed as they should be, the same cards keep their names, in colour and in grey.
     for card, grey in (("7c", False), ("7s", False), ("5d", False), ("5h", False), ("8s", True), ("8h", True), ("Tc", False)):
         assert [f.card for f in Detector().detect(_index_from(card, card, grey))] == [Card.parse(card)], (card, grey)
+
+
+def _unsure_suit(card: str, index: str, rival: str, share: float, grey: bool = False) -> np.ndarray:
+    """A rendered ``card`` whose corner indices are printed from ``index``, each suit glyph blended
+    with ``rival``'s by ``share``: an index too small or blurred to tell a club from a spade."""
+    style = FaceStyle()
+    face, boxes = render_face(Card.parse(card), style)
+    printed, blend = render_face(Card.parse(index), style)[0], render_face(Card.parse(rival), style)[0]
+    for b in boxes:
+        x0, y0 = min(b.rank[0], b.suit[0]) - 4, min(b.rank[1], b.suit[1]) - 4
+        x1, y1 = max(b.rank[2], b.suit[2]) + 4, max(b.rank[3], b.suit[3]) + 4
+        face[y0:y1, x0:x1] = printed[y0:y1, x0:x1]
+        x0, y0, x1, y1 = b.suit
+        face[y0:y1, x0:x1] = ((1 - share) * face[y0:y1, x0:x1] + share * blend[y0:y1, x0:x1]).astype(np.uint8)
+    frame = compose(felt(900, 600, np.random.default_rng(2)),
+                    [Placement(face, card_homography((450, 300), -8.0, 220.0), Card.parse(card), True)]).frame
+    return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) if grey else frame
+
+
+def test_DEAL_DECK_a_number_card_whose_index_suit_is_unsure_is_named_when_its_pips_vouch_for_it(monkeypatch):
+    # The index's club is part spade: alone it reads too unsure to name the card. Its pips are
+    # clubs, printed larger: they settle the suit, and the card is as sure as its rank.
+    from dealer_pi.vision import pips
+
+    for grey in (False, True):
+        frame = _unsure_suit("9c", "9c", "9s", 0.4, grey)
+        assert [f.card for f in Detector().detect(frame)] == [Card.parse("9c")], grey
+        with monkeypatch.context() as m:
+            m.setattr(pips, "VOUCHERS", 99)  # no pips' vouching: the same card is left unnamed
+            assert [(f.card, f.face_up) for f in Detector().detect(frame)] == [(None, True)], grey
+
+
+def test_DEAL_DECK_pips_do_not_vouch_for_a_rank_that_prints_fewer_of_them():
+    # A 9 of clubs whose corners read "4" with an unsure club: its nine club pips are not a 4's.
+    for grey in (False, True):
+        found = Detector().detect(_unsure_suit("9c", "4c", "4s", 0.4, grey))
+        assert [(f.card, f.face_up) for f in found] == [(None, True)], (grey, [(f.card, f.centre) for f in found])
+
+
+def test_DEAL_DECK_a_black_card_whose_blurred_index_reads_red_is_not_named_where_its_pips_are_black():
+    # The index's spade, blurred, reads as a diamond (its colour, washed out to grey, does not
+    # forbid it). Six spade pips outvote it: a suit of the other colour is a rival too.
+    style = FaceStyle()
+    face, boxes = render_face(Card.parse("6s"), style)
+    for b in boxes:
+        x0, y0, x1, y1 = b.suit[0] - 3, b.suit[1] - 3, b.suit[2] + 3, b.suit[3] + 3
+        face[y0:y1, x0:x1] = cv2.GaussianBlur(face[y0:y1, x0:x1], (0, 0), 3.5)
+    frame = compose(felt(900, 600, np.random.default_rng(2)),
+                    [Placement(face, card_homography((450, 300), -8.0, 220.0), Card.parse("6s"), True)]).frame
+    found = Detector().detect(frame)
+    assert [(f.card, f.face_up) for f in found] == [(None, True)], [(f.card, f.confidence) for f in found]
 
 
 def _fanned(under: str, over: str, step: float) -> np.ndarray:
