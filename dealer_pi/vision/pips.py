@@ -76,10 +76,11 @@ def _inside(shares: np.ndarray) -> np.ndarray:
     return np.asarray(((shares >= 0) & (shares <= 1)).all(axis=-1))
 
 
-def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int],
-             suit_probs: Callable[[np.ndarray], np.ndarray]) -> tuple[set[int], set[int]]:
+def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callable[[np.ndarray], np.ndarray],
+             unsure: Collection[int] = ()) -> tuple[set[int], set[int]]:
     """Which of the reads ``asked`` (places in ``seen``) have pips that outvote their suit, and
-    which have pips that vouch for it (see the module's text).
+    which of those in ``unsure`` (the reads not already sure of it) have pips that vouch for it
+    (see the module's text).
 
     ``suit_probs``: the suit head's five probabilities for feature rows. Every other suit is a
     rival: a blurred black index can read red where its colour is washed out to grey."""
@@ -101,7 +102,7 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int],
         start += len(ps)
         if outvoted(mine, suit, rivals):
             doubted.add(n)
-        elif vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST):
+        elif n in unsure and vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST):
             # Counted against the rank, the pips are all those on the card, whichever index is
             # nearer them: a misread rank can split a card's corners into two "cards" and its pips.
             every = pip_pairs(blobs, seen, n, sizes, claimed=False)

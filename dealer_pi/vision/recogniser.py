@@ -464,8 +464,9 @@ class Recogniser:
         # A number card's pips are asked before its index may name it, alone or with its other corner.
         cards = (r[chosen] * 4 + s[chosen]).tolist()
         asked = [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM and r[n] in NUMBER_RANKS]
+        unsure = [k for k in asked if ps[chosen[k], s[chosen[k]]] < VOUCHED_SUIT]
         doubted, vouched = pip_verdicts(blobs, Seen.of([hyps[n] for n in chosen], cards, rows[chosen]), asked,
-                                        self.model.suit_probs) if asked else (set(), set())
+                                        self.model.suit_probs, unsure) if asked else (set(), set())
         reads: list[IndexRead] = []
         for k, n in enumerate(chosen):
             hy = hyps[n]
