@@ -35,6 +35,11 @@ CANDIDATE = 0.5
 TORN_APART = 0.3
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
+# ... unless it is a card's rectangle: this many cards' area, filling this much of the smallest
+# rectangle round it, at most this many times as long as wide (a card is 1.4, two side by side 1.4).
+SKIN_BACK_CARDS = (0.5, 3.0)
+SKIN_BACK_FILL = 0.85
+SKIN_BACK_LONG = 2.2
 MIDDLE = (0.3, 0.7)  # the middle of a picture, as a share of its width and height
 # A region filling this much of its enclosing circle is round (chips fill about 0.97). Two cards
 # crossed at an angle fill up to about 0.78 of theirs, and more once the opening has rounded
@@ -271,26 +276,42 @@ def is_felt_like(felt: np.ndarray) -> bool:
     return bool(hsv[1] > 70 and hsv[2] > 40)
 
 
-def skin(bgr: np.ndarray, min_area: float = 0.0) -> np.ndarray:
+def skin(bgr: np.ndarray, min_area: float = 0.0, within: np.ndarray | None = None) -> np.ndarray:
     """Hand-coloured pixels: warm hue, moderate saturation (card backs are far more saturated).
 
     ``min_area``: only solid patches at least this big count. A hand is one large solid patch;
     the warm colours of a court card's picture (faces, robes, its frame) are small ones, and the
     light lattice of a red back is a net of thin lines. Taking those away would leave too little
-    of the card to find.
+    of the card to find. ``within``: only these pixels (what is not the table): a wooden table is
+    skin-coloured too, and one patch with the backs lying on it.
     """
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     mask = cv2.inRange(hsv, (0, 35, 70), (25, 165, 255))
+    if within is not None:
+        mask &= within
     if min_area <= 0 or not mask.any():
         return mask
     k = max(3, int(math.sqrt(min_area) / 4))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     small = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < min_area)
-    small = small[small > 0]
+    # A brown or tan back is skin-coloured, but it is a card's rectangle; a hand is a palm,
+    # fingers and an arm, which fill far less of the rectangle round them.
+    card = min_area / HAND_AREA
+    square = [i for i in range(1, n) if SKIN_BACK_CARDS[0] * card <= stats[i, cv2.CC_STAT_AREA] <= SKIN_BACK_CARDS[1] * card
+              and _fills_rectangle(labels, stats, i)]
+    small = np.concatenate([small[small > 0], np.array(square, np.intp)])
     if len(small):
         mask[np.isin(labels, small)] = 0
     return mask
+
+
+def _fills_rectangle(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:
+    """Whether component ``i`` fills the smallest rectangle round it as a card (or two) does."""
+    x, y, w, h = stats[i, :4]
+    pts = cv2.findNonZero((labels[y : y + h, x : x + w] == i).astype(np.uint8))
+    (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+    return bool(rw * rh > 0 and stats[i, cv2.CC_STAT_AREA] >= SKIN_BACK_FILL * rw * rh and max(rw, rh) <= SKIN_BACK_LONG * min(rw, rh))
 
 
 def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: float, felt: np.ndarray) -> int:
@@ -528,7 +549,7 @@ class Detector:
         # room for the opening's reach, which gives the same pixels as the whole frame would.
         for x0, y0, x1, y1 in region_boxes(rest, side + 1):
             box = rest[y0:y1, x0:x1]
-            box &= ~skin(bgr[y0:y1, x0:x1], HAND_AREA * card_area)
+            box &= ~skin(bgr[y0:y1, x0:x1], HAND_AREA * card_area, box)
             box[:] = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
         parts = []
         for cnt in _outer_contours(rest):

@@ -130,6 +130,34 @@ def test_DEAL_BURN_a_big_muck_pile_is_face_down_though_its_margins_show_at_every
         assert pile and not any(f.face_up for f in pile), (n, seed, [(f.face_up, f.centre) for f in pile])
 
 
+def test_DEAL_HOLE_COUNT_brown_backs_on_a_wooden_table_are_face_down_cards_and_a_hand_is_not():
+    # A wooden table is skin-coloured, and so is a brown back: the table and the backs on it were
+    # one "hand" and taken away, and no face-down card was found. Skin counts only off the table,
+    # and a skin-coloured patch that fills a card's rectangle is a back; a hand (palm, fingers,
+    # an arm to the table's edge) is still no card.
+    back = np.empty((CARD_H, CARD_W, 3), np.uint8)
+    back[:] = (60, 90, 130)
+    rng = np.random.default_rng(1)
+    for _ in range(25):
+        centre = tuple(int(v) for v in rng.integers(20, 330, 2))
+        axes = (int(rng.integers(8, 30)), int(rng.integers(5, 20)))
+        cv2.ellipse(back, centre, axes, float(rng.uniform(0, 180)), 0, 360, (140, 140, 230), 2, cv2.LINE_AA)
+    wood = felt(1280, 720, np.random.default_rng(4), (104, 148, 179))
+    frame = compose(wood, [Placement(back, card_homography((300, 250), 20.0, 150.0), None, False),
+                           Placement(back, card_homography((700, 240), -10.0, 150.0), None, False),
+                           Placement(render_face(Card.parse("7h"), FaceStyle())[0], card_homography((640, 500), 0.0, 150.0),
+                                     Card.parse("7h"), True)]).frame
+    skin = (95, 140, 205)  # the simulated table's hand
+    cv2.ellipse(frame, (1000, 420), (46, 34), -90.0, 0, 360, skin, -1, cv2.LINE_AA)
+    for f in range(4):
+        cv2.ellipse(frame, (int(1000 + (f - 1.5) * 16), 368), (24, 8), -90.0, 0, 360, skin, -1, cv2.LINE_AA)
+    cv2.line(frame, (1000, 420), (1080, 720), skin, 44, cv2.LINE_AA)
+    found = Detector(card_height_px=150.0).detect(frame)
+    down = sorted((round(f.centre[0]), round(f.centre[1])) for f in found if not f.face_up)
+    assert len(down) == 2 and math.dist(down[0], (300, 250)) < 20 and math.dist(down[1], (700, 240)) < 20, down
+    assert [str(f.card) for f in found if f.face_up] == ["7h"], [(f.card, f.centre) for f in found]
+
+
 def _read(card: str, rank_xy: tuple[float, float], down: tuple[float, float], unit: float = 20.0):
     from dealer_pi.vision.recogniser import IndexRead
 
@@ -206,16 +234,7 @@ def _index_from(card: str, index: str, grey: bool = False) -> np.ndarray:
     """A rendered ``card`` whose two corner indices are printed from ``index``: a card whose
     corners both read one suit while its pips show another, as a reader's repeated misread of a
     club for a spade makes it."""
-    style = FaceStyle()
-    face, boxes = render_face(Card.parse(card), style)
-    other = render_face(Card.parse(index), style)[0]
-    for b in boxes:
-        x0, y0 = min(b.rank[0], b.suit[0]) - 4, min(b.rank[1], b.suit[1]) - 4
-        x1, y1 = max(b.rank[2], b.suit[2]) + 4, max(b.rank[3], b.suit[3]) + 4
-        face[y0:y1, x0:x1] = other[y0:y1, x0:x1]
-    frame = compose(felt(900, 600, np.random.default_rng(2)),
-                    [Placement(face, card_homography((450, 300), -8.0, 220.0), Card.parse(card), True)]).frame
-    return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) if grey else frame
+    return _unsure_suit(card, index, index, 0.0, grey)
 
 
 def test_DEAL_DECK_a_number_card_whose_pips_show_another_suit_than_its_index_is_not_named():
@@ -231,7 +250,8 @@ def test_DEAL_DECK_a_number_card_whose_pips_show_another_suit_than_its_index_is_
 
 def _unsure_suit(card: str, index: str, rival: str, share: float, grey: bool = False) -> np.ndarray:
     """A rendered ``card`` whose corner indices are printed from ``index``, each suit glyph blended
-    with ``rival``'s by ``share``: an index too small or blurred to tell a club from a spade."""
+    with ``rival``'s by ``share`` (0: ``index``'s as printed): an index too small or blurred to
+    tell a club from a spade."""
     style = FaceStyle()
     face, boxes = render_face(Card.parse(card), style)
     printed, blend = render_face(Card.parse(index), style)[0], render_face(Card.parse(rival), style)[0]
