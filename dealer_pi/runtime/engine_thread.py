@@ -108,6 +108,10 @@ class Runtime:
         self._beat: Callable[[], object] | None = None
         self._beat_every = 1.0
         self._beat_at = 0.0
+        # Every snapshot's number: a refresh (devices, clock) adds no journal entry, so ``seq`` alone
+        # cannot tell a tablet which of two snapshots of one entry is the newer.
+        self._rev = 0
+        self._rev_lock = threading.Lock()
         self.devices.on_change = self._devices_changed
 
     # ------------------------------------------------------------------ life cycle
@@ -228,11 +232,14 @@ class Runtime:
         if view == "public" and batch is not None:
             batch = self.publisher.for_public(batch)
         now = self.now_ms()
-        devices = self.devices.view()
+        with self._rev_lock:  # numbered in the order the devices were read
+            self._rev += 1
+            rev = self._rev
+            devices = self.devices.view()
         devices["queue"] = {"depth": self.queue.qsize(), "capacity": self.queue_size, "dropped_frames": self.dropped_camera}
         if batch is None:  # the public view before anything is older than the delay, or no table yet
             return {
-                "view": view, "last_event_id": 0, "as_of_ms": now - int(self.stream_delay_s * 1000), "seq": 0,
+                "view": view, "last_event_id": 0, "as_of_ms": now - int(self.stream_delay_s * 1000), "seq": 0, "rev": rev,
                 "delay_s": int(self.stream_delay_s), "table": None, "hole_cards": None,
                 "clock": self.clock_view(), "devices": devices, "notices": [] if view == "public" else list(self.notices),
                 "setup": None, "awaiting_setup": self._table is None, "floor": self._floor_view(view),
@@ -244,6 +251,7 @@ class Runtime:
             "last_event_id": batch.last_event_id,
             "as_of_ms": batch.ts_ms,
             "seq": batch.seq,
+            "rev": rev,
             "delay_s": int(self.stream_delay_s) if delayed else 0,
             "table": redact_state(batch.table, view),
             "hole_cards": None if view == "dealer" else batch.hole_cards,

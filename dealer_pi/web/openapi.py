@@ -315,6 +315,8 @@ _SNAPSHOT = {
         "awaiting_setup": {"type": "boolean", "description": "true on a fresh journal: there is no table (table is "
                                                              "null) until a setup is posted; nothing can be entered"},
         "seq": {"type": "integer", "description": "number of the last journal entry applied"},
+        "rev": {"type": "integer", "description": "this snapshot's number, rising with every snapshot the server makes: of "
+                                                  "two with the same seq (a device or clock change between), the newer"},
         "floor": {"type": ["object", "null"], "description": (
             "the card room's floor (docs/floor.md), null without [floor] and in the public view: room, table, "
             "link {connected, broker, sent_seq, confirmed_seq, refused}, orders [{id, kind, text, state: now | "

@@ -26,6 +26,36 @@ def test_the_camera_light_shows_the_frames_the_vision_looks_at(context: Any, tab
     expect(tablet.locator("#dev-camera")).to_have_attribute("data-state", "bad")
 
 
+def test_a_late_state_answer_never_brings_back_a_camera_state_the_stream_has_replaced(context: Any, table: LiveTable) -> None:
+    """A device change adds no journal entry, so the page's own GET of /api/state, answered after
+    the stream has shown the change, carries the same journal number as the newer snapshot: the
+    snapshot's own number (rev) must still keep the older one out (the camera light lit green again
+    over a stalled vision thread)."""
+    table.runtime.devices.update("camera", source="v4l2", fps=15.0, vision_fps=3.4, dropped=0, calibration="ok")
+    held: list[tuple[Any, Any]] = []  # (route, its answer taken while the vision ran): released by the test
+    page = context.new_page()
+    page.route("**/api/state*", lambda route: held.append((route, route.fetch())))
+    page.goto(f"{table.url}/dealer?token={H.DEALER}")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for /api/state"
+    expect(page.locator("#dev-camera")).to_have_attribute("data-state", "ok")  # from the stream alone
+
+    table.runtime.devices.update("camera", vision_fps=0.0)
+    expect(page.locator("#dev-camera")).to_have_attribute("data-state", "bad")
+    stale_route, stale_answer = held.pop(0)
+    stale = stale_answer.json()
+    assert stale["devices"]["camera"]["vision_fps"] == 3.4, "the held answer must be from before the change"
+    stale_route.fulfill(response=stale_answer)
+    page.wait_for_timeout(300)
+    expect(page.locator("#dev-camera")).to_have_attribute("data-state", "bad")
+    for route, _ in held:  # later refreshes, never answered in this test
+        route.abort()
+    page.close()
+
+
 def test_the_dealer_confirms_and_corrects_the_cameras_board_reads_and_the_reader_learns(context: Any, table: LiveTable, tmp_path: Path) -> None:
     store = ExampleStore(tmp_path / "camera-examples")
     crops: dict[CardSeen, np.ndarray] = {}

@@ -123,11 +123,14 @@
 
     // A GET answered late can describe an older table than a snapshot the
     // stream has already delivered; never let it overwrite the newer one.
-    var lastSeq = -1;
+    // A device or clock change adds no journal entry (same seq): rev orders those.
+    var lastSeq = -1, lastRev = -1;
     function apply(state) {
       if (state && typeof state.seq === "number") {
-        if (state.seq < lastSeq) return;
+        var rev = typeof state.rev === "number" ? state.rev : -1;
+        if (state.seq < lastSeq || (state.seq === lastSeq && rev < lastRev)) return;
         lastSeq = state.seq;
+        lastRev = rev;
       }
       opts.onState(state);
     }
@@ -136,7 +139,7 @@
       var url = eventsPath + (token ? (eventsPath.indexOf("?") < 0 ? "?" : "&") + "token=" + encodeURIComponent(token) : "");
       es = new EventSource(url);
       // A new connection may reach a server whose journal started afresh.
-      es.onopen = function () { lastSeq = -1; status("Live", true); refresh(); };
+      es.onopen = function () { lastSeq = -1; lastRev = -1; status("Live", true); refresh(); };
       es.onerror = function () {
         // EventSource retries by itself (and sends Last-Event-ID); a closed
         // stream (CLOSED) means the server refused it: retry from scratch.
