@@ -165,6 +165,20 @@ def open_tablet(context: Any, table: LiveTable) -> Any:
     return page
 
 
+def open_holding_state(page: Any, url: str) -> list[tuple[Any, Any]]:
+    """Open ``url`` with every answer to the page's own GET of /api/state held back, as (route,
+    the answer fetched at once) for the test to release later; returns once the first is held."""
+    held: list[tuple[Any, Any]] = []
+    page.route("**/api/state*", lambda route: held.append((route, route.fetch())))
+    page.goto(url)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for /api/state"
+    return held
+
+
 def deal_hole_cards(table: LiveTable) -> None:
     """The first hand's hole cards from the shoe, seen face down at seats 2, 3, 1 (DEAL-ORDER)."""
     table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1]))

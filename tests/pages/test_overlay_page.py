@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import live_helpers as H
-from page_helpers import BROADCAST, LiveTable, face_cards, shot
+from page_helpers import BROADCAST, LiveTable, face_cards, open_holding_state, shot
 from playwright.sync_api import expect
 
 from dealer_pi.engine.cards import FULL_DECK
@@ -186,16 +186,9 @@ def test_a_late_state_answer_never_overwrites_a_newer_streamed_table(context: An
     table.feed([{"type": "action", "seat": 1, "action": "call"}, {"type": "action", "seat": 2, "action": "call"},
                 {"type": "action", "seat": 3, "action": "check"}])
 
-    held: list[tuple[Any, Any]] = []  # (route, its answer taken before the flop): released by the test
     page = context.new_page()
     page.set_viewport_size(BROADCAST)
-    page.route("**/api/state*", lambda route: held.append((route, route.fetch())))
-    page.goto(f"{table.url}/overlay/live?token={H.PRODUCER}")
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the page never asked for /api/state"
+    held = open_holding_state(page, f"{table.url}/overlay/live?token={H.PRODUCER}")  # answers taken before the flop
 
     table.feed(H.street(deck, 3))
     expect(page.locator("#board .card[data-card]")).to_have_count(3)  # from the stream alone

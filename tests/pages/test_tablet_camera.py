@@ -7,7 +7,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from page_helpers import LiveTable, open_tablet
+from page_helpers import LiveTable, open_holding_state, open_tablet
 from playwright.sync_api import expect
 
 import live_helpers as H
@@ -32,15 +32,8 @@ def test_a_late_state_answer_never_brings_back_a_camera_state_the_stream_has_rep
     snapshot's own number (rev) must still keep the older one out (the camera light lit green again
     over a stalled vision thread)."""
     table.runtime.devices.update("camera", source="v4l2", fps=15.0, vision_fps=3.4, dropped=0, calibration="ok")
-    held: list[tuple[Any, Any]] = []  # (route, its answer taken while the vision ran): released by the test
     page = context.new_page()
-    page.route("**/api/state*", lambda route: held.append((route, route.fetch())))
-    page.goto(f"{table.url}/dealer?token={H.DEALER}")
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "the page never asked for /api/state"
+    held = open_holding_state(page, f"{table.url}/dealer?token={H.DEALER}")  # answers taken while the vision ran
     expect(page.locator("#dev-camera")).to_have_attribute("data-state", "ok")  # from the stream alone
 
     table.runtime.devices.update("camera", vision_fps=0.0)
