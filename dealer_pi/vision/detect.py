@@ -276,19 +276,21 @@ def is_felt_like(felt: np.ndarray) -> bool:
     return bool(hsv[1] > 70 and hsv[2] > 40)
 
 
-def skin(bgr: np.ndarray, min_area: float = 0.0, within: np.ndarray | None = None) -> np.ndarray:
+def skin(bgr: np.ndarray, card_area: float = 0.0, within: np.ndarray | None = None) -> np.ndarray:
     """Hand-coloured pixels: warm hue, moderate saturation (card backs are far more saturated).
 
-    ``min_area``: only solid patches at least this big count. A hand is one large solid patch;
-    the warm colours of a court card's picture (faces, robes, its frame) are small ones, and the
-    light lattice of a red back is a net of thin lines. Taking those away would leave too little
-    of the card to find. ``within``: only these pixels (what is not the table): a wooden table is
+    ``card_area``: a card's area in pixels; only solid patches of at least :data:`HAND_AREA` of
+    it count (0: every pixel, whatever its patch), and none that fills a card's rectangle. A hand
+    is one large solid patch; the warm colours of a court card's picture (faces, robes, its
+    frame) are small ones, and the light lattice of a red back is a net of thin lines. Taking
+    those away would leave too little of the card to find. ``within``: only these pixels (what is not the table): a wooden table is
     skin-coloured too, and one patch with the backs lying on it.
     """
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     mask = cv2.inRange(hsv, (0, 35, 70), (25, 165, 255))
     if within is not None:
         mask &= within
+    min_area = HAND_AREA * card_area
     if min_area <= 0 or not mask.any():
         return mask
     k = max(3, int(math.sqrt(min_area) / 4))
@@ -297,8 +299,7 @@ def skin(bgr: np.ndarray, min_area: float = 0.0, within: np.ndarray | None = Non
     small = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] < min_area)
     # A brown or tan back is skin-coloured, but it is a card's rectangle; a hand is a palm,
     # fingers and an arm, which fill far less of the rectangle round them.
-    card = min_area / HAND_AREA
-    square = [i for i in range(1, n) if SKIN_BACK_CARDS[0] * card <= stats[i, cv2.CC_STAT_AREA] <= SKIN_BACK_CARDS[1] * card
+    square = [i for i in range(1, n) if SKIN_BACK_CARDS[0] * card_area <= stats[i, cv2.CC_STAT_AREA] <= SKIN_BACK_CARDS[1] * card_area
               and _fills_rectangle(labels, stats, i)]
     small = np.concatenate([small[small > 0], np.array(square, np.intp)])
     if len(small):
@@ -549,7 +550,7 @@ class Detector:
         # room for the opening's reach, which gives the same pixels as the whole frame would.
         for x0, y0, x1, y1 in region_boxes(rest, side + 1):
             box = rest[y0:y1, x0:x1]
-            box &= ~skin(bgr[y0:y1, x0:x1], HAND_AREA * card_area, box)
+            box &= ~skin(bgr[y0:y1, x0:x1], card_area, box)
             box[:] = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
         parts = []
         for cnt in _outer_contours(rest):

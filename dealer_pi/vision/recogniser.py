@@ -290,7 +290,7 @@ SMALL_PICTURE_PX = 1000  # the longer side of a small picture, at most
 READ_FLOOR = 0.3  # a pair read below this is no read at all (not even an unknown card)
 # A read this sure may name its card, alone or with the card's other corner (detect.CANDIDATE).
 VOUCHED_FROM = 0.5
-VOUCHED_SUIT = 0.99  # a suit the pips vouch for (pips.vouch) is taken as this sure at least
+VOUCHED_SUIT = 0.99  # a suit the pips vouch for (pips.vouch) is taken as this sure; only a suit read less sure is asked
 NOT_INDEX = 52  # label of a pair that is not a corner index (pips, pictures); cards are 0..51
 
 
@@ -464,14 +464,14 @@ class Recogniser:
         # A number card's pips are asked before its index may name it, alone or with its other corner.
         cards = (r[chosen] * 4 + s[chosen]).tolist()
         asked = [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM and r[n] in NUMBER_RANKS]
-        unsure = [k for k in asked if ps[chosen[k], s[chosen[k]]] < VOUCHED_SUIT]
+        unsure = {k for k in asked if ps[chosen[k], s[chosen[k]]] < VOUCHED_SUIT}
         doubted, vouched = pip_verdicts(blobs, Seen.of([hyps[n] for n in chosen], cards, rows[chosen]), asked,
                                         self.model.suit_probs, unsure) if asked else (set(), set())
         reads: list[IndexRead] = []
         for k, n in enumerate(chosen):
             hy = hyps[n]
-            # Pips that vouch for the suit leave the read as sure as its rank.
-            c = float(pr[n, r[n]] * max(ps[n, s[n]], VOUCHED_SUIT)) if k in vouched else float(conf[n])
+            # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as sure as its rank.
+            c = float(pr[n, r[n]] * VOUCHED_SUIT) if k in vouched else float(conf[n])
             card = None if k in doubted else Card.from_index(cards[k])
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card))
         return reads
