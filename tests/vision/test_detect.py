@@ -261,6 +261,11 @@ def _unsure_suit(card: str, index: str, rival: str, share: float, grey: bool = F
         face[y0:y1, x0:x1] = printed[y0:y1, x0:x1]
         x0, y0, x1, y1 = b.suit
         face[y0:y1, x0:x1] = ((1 - share) * face[y0:y1, x0:x1] + share * blend[y0:y1, x0:x1]).astype(np.uint8)
+    return _laid(face, card, grey)
+
+
+def _laid(face: np.ndarray, card: str, grey: bool = False) -> np.ndarray:
+    """``face`` (the rendered ``card``) laid alone on felt, 220 px tall; in grey with ``grey``."""
     frame = compose(felt(900, 600, np.random.default_rng(2)),
                     [Placement(face, card_homography((450, 300), -8.0, 220.0), Card.parse(card), True)]).frame
     return cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) if grey else frame
@@ -294,9 +299,7 @@ def test_DEAL_DECK_a_black_card_whose_blurred_index_reads_red_is_not_named_where
     for b in boxes:
         x0, y0, x1, y1 = b.suit[0] - 3, b.suit[1] - 3, b.suit[2] + 3, b.suit[3] + 3
         face[y0:y1, x0:x1] = cv2.GaussianBlur(face[y0:y1, x0:x1], (0, 0), 3.5)
-    frame = compose(felt(900, 600, np.random.default_rng(2)),
-                    [Placement(face, card_homography((450, 300), -8.0, 220.0), Card.parse("6s"), True)]).frame
-    found = Detector().detect(frame)
+    found = Detector().detect(_laid(face, "6s"))
     assert [(f.card, f.face_up) for f in found] == [(None, True)], [(f.card, f.confidence) for f in found]
 
 
