@@ -1,4 +1,4 @@
-"""A number card's pips vouch for the suit its corner index reads as, or against it.
+"""A card's pips (or a court's picture) vouch for the suit its corner index reads as, or against it.
 
 The reader's likeliest mistake is one suit for the other of its colour: a club for a spade at
 8-15 pixels, where the two differ by a few pixels of lobe, or any suit in a grey-scale picture,
@@ -16,6 +16,9 @@ were the index's suit glyph, turned the way it is printed (upside down beyond th
   a few pixels; the pips are drawn larger. The other corner's suit glyph, the index's own size,
   would repeat the index's own misread, so it does not vouch; and the count keeps a misread rank
   (a 3 read on an 8 of hearts) from borrowing the eight hearts' certainty.
+* **Courts**: a jack, queen or king prints its suit beside the figure, once in each half of the
+  picture, larger than the index's. A court unsure of its suit is settled by one such sign
+  (the other half lies under the next card where a hand is fanned), and no more than two may read.
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ PIP_SIZE = (0.9, 4.0)
 # Pips this near the card's middle (a share of the card's height) may be printed either way up.
 MIDDLE_BAND = 0.08
 NUMBER_RANKS = range(0, 9)  # rank classes of the 2 to the 10: the cards that have pips
+COURT_RANKS = range(9, 12)  # the jack, queen and king: their picture shows the suit, once in each half
+COURT_PRINTS = 2  # suit signs in a court's picture
+COURT_VOUCHERS = 1  # the other half's sign lies under the next card where a court is fanned
 IS_SUIT = 0.5  # a pip read as "not a suit" this surely is no pip (a rank glyph, a picture's fold)
 SURE = 0.95  # a pip's suit counts when this sure among the four: the drawn deck's 12-pixel club pips read as spades at up to 0.94
 VOUCH_SIZE = 1.15  # a pip vouches only when this much larger than the index's suit glyph (the drawn deck's: 1.25)
@@ -102,15 +108,21 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
         start += len(ps)
         if outvoted(mine, suit, rivals):
             doubted.add(n)
-        elif n in unsure and vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST):
+        elif n in unsure and vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST, _prints(int(seen.cards[n]) // 4)[1]):
             # Counted against the rank, the pips are all those on the card, whichever index is
             # nearer them: a misread rank can split a card's corners into two "cards" and its pips.
             every = pip_pairs(blobs, seen, n, sizes, claimed=False)
             rows = features(blobs, every, suit_only=True)
             rows[:, _GEOMETRY:] = seen.rows[n, _GEOMETRY:]
-            if vouch(suit_probs(rows)[_vouchers(seen, n, every, sizes)], suit, int(seen.cards[n]) // 4 + 2):
+            if vouch(suit_probs(rows)[_vouchers(seen, n, every, sizes)], suit, *_prints(int(seen.cards[n]) // 4)):
                 vouched.add(n)
     return doubted, vouched
+
+
+def _prints(rank: int) -> tuple[int, int]:
+    """How many suit signs a card of rank class ``rank`` prints larger than its index, and how
+    many of them must vouch."""
+    return (COURT_PRINTS, COURT_VOUCHERS) if rank in COURT_RANKS else (rank + 2, VOUCHERS)
 
 
 def _vouchers(seen: Seen, n: int, pairs: Sequence[Hypothesis], sizes: np.ndarray) -> np.ndarray:
@@ -177,11 +189,11 @@ def _sure_suits(suit_probs: np.ndarray) -> np.ndarray:
     return np.where(counted, suits.argmax(axis=1), -1)
 
 
-def vouch(suit_probs: np.ndarray, suit: int, printed: int) -> bool:
-    """Whether at least :data:`VOUCHERS` pips read surely as ``suit``, none surely as another,
-    and no more than the ``printed`` pips of the rank read: a 3 read on an 8 of hearts has
-    eight heart pips round it, which vouch for the hearts but not for the 3."""
+def vouch(suit_probs: np.ndarray, suit: int, printed: int, least: int = VOUCHERS) -> bool:
+    """Whether at least ``least`` pips read surely as ``suit``, none surely as another, and no
+    more than the ``printed`` pips of the rank read: a 3 read on an 8 of hearts has eight heart
+    pips round it, which vouch for the hearts but not for the 3."""
     said = _sure_suits(suit_probs)
     said = said[said >= 0]
     agree = int((said == suit).sum())
-    return VOUCHERS <= agree <= printed and agree == len(said)
+    return least <= agree <= printed and agree == len(said)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dealer_pi.vision.pips import outvoted, vouch
+from dealer_pi.vision.pips import COURT_PRINTS, COURT_VOUCHERS, outvoted, vouch
 
 C, D, H, S = range(4)
 
@@ -46,3 +46,13 @@ def test_DEAL_DECK_pips_outvote_an_index_only_two_to_one_or_more():
     assert not outvoted(_pips(S), C, [S])  # one pip is not enough to take a name away
     assert not outvoted(_pips(S, S, C, C), C, [S])  # a tie keeps the index's suit
     assert not outvoted(_pips(D, D), C, [S])  # only the rivals given count against it
+
+
+def test_DEAL_DECK_a_court_picture_sign_vouches_alone_and_only_up_to_the_two_a_court_prints():
+    # A fanned court shows one half of its picture: one sure sign of the index's suit settles it.
+    assert vouch(_pips(C), C, printed=COURT_PRINTS, least=COURT_VOUCHERS)
+    assert vouch(_pips(H, H), H, printed=COURT_PRINTS, least=COURT_VOUCHERS)
+    # More signs than a court prints are a number card's pips, or a picture's pattern: no vouching.
+    assert not vouch(_pips(C, C, C), C, printed=COURT_PRINTS, least=COURT_VOUCHERS)
+    assert not vouch(_pips(S, C), C, printed=COURT_PRINTS, least=COURT_VOUCHERS)  # one against: none
+    assert not vouch(_pips(C, sure=0.9), C, printed=COURT_PRINTS, least=COURT_VOUCHERS)  # under SURE

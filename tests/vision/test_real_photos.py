@@ -142,6 +142,34 @@ def test_DEAL_DECK_number_cards_whose_pips_vouch_for_their_suit_are_named_on_rea
         assert Card.parse(card) in {c.card for c in labels}
 
 
+def test_DEAL_DECK_a_court_whose_picture_vouches_for_its_suit_is_named_on_a_real_table_shot(photo_root, base, monkeypatch):
+    # A queen of diamonds whose small index is too unsure of its suit to name her alone; the sign
+    # beside her picture, printed larger, reads surely as a diamond. She is named where she lies,
+    # and no card is named that the photo does not show.
+    from dealer_pi.engine.cards import Card
+    from dealer_pi.vision import pips
+    from dealer_pi.vision.sources import read_image
+    from dealer_pi.vision.surface import still_cards
+
+    path = photo_root / "images" / "WIN_20240627_17_16_00_Pro_jpg.jpg"
+    img = read_image(path)
+    labels = [c for c in ev.corners(ev.label_path(path), ev.class_names(photo_root), img.shape[1], img.shape[0]) if c.card is not None]
+
+    def named(court_vouchers: int) -> set[str]:
+        with monkeypatch.context() as m:
+            m.setattr(pips, "COURT_VOUCHERS", court_vouchers)
+            found = still_cards(Detector(base, table_in_middle=True).detect(img), img, None)
+        out = [f for f in found if f.card is not None]
+        assert all(any(c.card == f.card and ev._holds(f, c.box) for c in labels) for f in out), [str(f.card) for f in out]
+        return {str(f.card) for f in out}
+
+    assert Card.parse("Qd") in {c.card for c in labels}
+    assert "Qd" in named(pips.COURT_VOUCHERS)
+    without = named(99)  # no court vouching: she is left unnamed, and nothing else changes
+    assert "Qd" not in without
+    assert named(pips.COURT_VOUCHERS) - without == {"Qd"}
+
+
 def test_checked_labels_correct_what_the_photo_shows_and_refuse_a_fix_that_matches_nothing(photo_root):
     names = ev.class_names(photo_root)
     label = ev.label_path(photo_root / "images" / "WIN_20240627_17_01_16_Pro_jpg.jpg")
