@@ -21,7 +21,7 @@ for both black and red print, so one adaptive threshold finds both colours.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -61,6 +61,9 @@ class Blobs:
     stats: np.ndarray
     centroids: np.ndarray
     keep: np.ndarray  # ids of components sized like index glyphs
+    # Each blob (or "10" pair) cut out once for every feature row of the picture: the pips' check
+    # puts the index's blobs and the pips again, which the reading has already cut out.
+    shapes: dict[tuple[int, ...], _Shape] = field(default_factory=dict, repr=False)
 
 
 def ink_mask(bgr: np.ndarray, params: GlyphParams) -> np.ndarray:
@@ -286,11 +289,14 @@ def features(blobs: Blobs, hyps: list[Hypothesis], suit_only: bool = False) -> n
     ca = np.empty(2 * len(hyps))
     sa = np.empty(2 * len(hyps))
     dist = np.empty(len(hyps))
+    cut = blobs.shapes
     for n, hy in enumerate(hyps):
         for k, ids in ((2 * n, hy.rank_ids), (2 * n + 1, (hy.suit_id,))):
             if ids not in index:
                 index[ids] = len(shapes)
-                shapes.append(_shape(blobs, ids))
+                if ids not in cut:
+                    cut[ids] = _shape(blobs, ids)
+                shapes.append(cut[ids])
             which[k] = index[ids]
         dx = hy.suit_xy[0] - hy.rank_xy[0]
         dy = hy.suit_xy[1] - hy.rank_xy[1]
