@@ -13,7 +13,7 @@ simulator's own card observations; ``dealer_pi.sim.check``, as ``monitor_sim.py`
    ratio, and what the full run (``--hands 1000 --faults 50``: 1,000 clean hands and 1,000
    injected faults, 50 of each class) would take here.
 
-Run: ``PYTHONPATH=. python benchmarks/vision_loop.py [--hands 8] [--faults 1] [--seed 1] [--only extra-hole,misdeal-lock]``.
+Run: ``PYTHONPATH=. python benchmarks/vision_loop.py [--hands 8] [--faults 1] [--seed 1] [--only extra-hole,misdeal-lock] [--progress]``.
 The camera path costs seconds per hand on this 2-core machine (most of it the vision pipeline),
 so the defaults are a sample; the script prints what the full run would cost.
 """
@@ -69,7 +69,7 @@ def both(cam: Timed, table: SimTable) -> tuple[LoopScore, Score, float, float]:
     return camera, truth, time.process_time() - t1, t1 - t0
 
 
-def clean(cam: Timed, hands: int, seed: int) -> tuple[LoopScore, Score, float, float]:
+def clean(cam: Timed, hands: int, seed: int, progress: bool = False) -> tuple[LoopScore, Score, float, float]:
     camera, truth, cs, ts = LoopScore(), Score(), 0.0, 0.0
     per = max(1, hands // len(PROFILES))
     for i, profile in enumerate(PROFILES):
@@ -82,6 +82,9 @@ def clean(cam: Timed, hands: int, seed: int) -> tuple[LoopScore, Score, float, f
             camera.add(c)
             truth.add(t)
             cs, ts = cs + a, ts + b
+            if progress:  # a long run that is stopped early still says how far it got
+                print(f"  {profile} table {k} done: {camera.hands} clean hands so far, {len(camera.false_alarms)} alerts, "
+                      f"frame {cam.table.frame_no}", flush=True)
     return camera, truth, cs, ts
 
 
@@ -109,6 +112,7 @@ def main() -> int:
     ap.add_argument("--hands", type=int, default=8, help="clean hands (default 8; the aim is stated for 1,000)")
     ap.add_argument("--faults", type=int, default=1, help="injections per fault class (default 1)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--progress", action="store_true", help="a line after every clean table (for long runs)")
     ap.add_argument("--only", default="", help="fault classes to inject, comma-separated (default: all), e.g. extra-hole,misdeal-lock")
     args = ap.parse_args()
     try:
@@ -119,7 +123,7 @@ def main() -> int:
     cam = Timed(args.seed)
     start = time.perf_counter()
 
-    camera, truth, cam_s, truth_s = clean(cam, args.hands, 1000 * args.seed)
+    camera, truth, cam_s, truth_s = clean(cam, args.hands, 1000 * args.seed, args.progress)
     per_k = 1000 / max(1, camera.hands)
     print(f"clean hands: {camera.hands} (truth path {truth.hands}), {camera.frames} frames")
     print(f"  camera path: {len(camera.false_alarms)} alerts ({len(camera.false_alarms) * per_k:.0f} per 1,000 hands), "
