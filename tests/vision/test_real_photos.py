@@ -114,60 +114,43 @@ def test_DEAL_DECK_clubs_that_read_as_spades_on_real_table_shots_are_left_unname
     assert t.found >= 37, t.line("three table shots")  # measured 37 of 49, as without the pips
 
 
-def test_DEAL_DECK_number_cards_whose_pips_vouch_for_their_suit_are_named_on_real_table_shots(photo_root, base, monkeypatch):
-    # A 9d, a 9h and an 8c whose small indices read too unsure of their suit to name them alone.
-    # Their pips, printed larger, read surely as the index's suit: each is named where it lies,
-    # and no card is named that the photo does not show.
-    from dealer_pi.engine.cards import Card
+def _named_right(photo_root, base, monkeypatch, when: str, **pip_settings: int) -> set[str]:
+    """The cards named on the table shot taken at ``when``, with ``pips``' settings as given; every
+    name must be a card the photo shows, where it shows it."""
     from dealer_pi.vision import pips
     from dealer_pi.vision.sources import read_image
     from dealer_pi.vision.surface import still_cards
 
-    names = ev.class_names(photo_root)
+    path = photo_root / "images" / f"WIN_20240627_{when}_Pro_jpg.jpg"
+    img = read_image(path)
+    labels = [c for c in ev.corners(ev.label_path(path), ev.class_names(photo_root), img.shape[1], img.shape[0]) if c.card is not None]
+    with monkeypatch.context() as m:
+        for name, value in pip_settings.items():
+            m.setattr(pips, name, value)
+        found = still_cards(Detector(base, table_in_middle=True).detect(img), img, None)
+    named = [f for f in found if f.card is not None]
+    assert all(any(c.card == f.card and ev._holds(f, c.box) for c in labels) for f in named), (when, [str(f.card) for f in named])
+    return {str(f.card) for f in named}
+
+
+def test_DEAL_DECK_number_cards_whose_pips_vouch_for_their_suit_are_named_on_real_table_shots(photo_root, base, monkeypatch):
+    # A 9d, a 9h and an 8c whose small indices read too unsure of their suit to name them alone.
+    # Their pips, printed larger, read surely as the index's suit: each is named where it lies,
+    # and no card is named that the photo does not show.
     for when, card in (("12_05_26", "9d"), ("12_31_47", "9h"), ("17_18_46", "8c")):
-        path = photo_root / "images" / f"WIN_20240627_{when}_Pro_jpg.jpg"
-        img = read_image(path)
-        labels = [c for c in ev.corners(ev.label_path(path), names, img.shape[1], img.shape[0]) if c.card is not None]
-
-        def named_right(vouchers: int) -> set[str]:
-            with monkeypatch.context() as m:
-                m.setattr(pips, "VOUCHERS", vouchers)
-                found = still_cards(Detector(base, table_in_middle=True).detect(img), img, None)
-            named = [f for f in found if f.card is not None]
-            assert all(any(c.card == f.card and ev._holds(f, c.box) for c in labels) for f in named), (when, [str(f.card) for f in named])
-            return {str(f.card) for f in named}
-
-        assert card in named_right(pips.VOUCHERS), when
-        assert card not in named_right(99), when  # no vouching: the same card is left unnamed
-        assert Card.parse(card) in {c.card for c in labels}
+        assert card in _named_right(photo_root, base, monkeypatch, when), when
+        # no vouching: the same card is left unnamed
+        assert card not in _named_right(photo_root, base, monkeypatch, when, VOUCHERS=99), when
 
 
 def test_DEAL_DECK_a_court_whose_picture_vouches_for_its_suit_is_named_on_a_real_table_shot(photo_root, base, monkeypatch):
     # A queen of diamonds whose small index is too unsure of its suit to name her alone; the sign
     # beside her picture, printed larger, reads surely as a diamond. She is named where she lies,
     # and no card is named that the photo does not show.
-    from dealer_pi.engine.cards import Card
-    from dealer_pi.vision import pips
-    from dealer_pi.vision.sources import read_image
-    from dealer_pi.vision.surface import still_cards
-
-    path = photo_root / "images" / "WIN_20240627_17_16_00_Pro_jpg.jpg"
-    img = read_image(path)
-    labels = [c for c in ev.corners(ev.label_path(path), ev.class_names(photo_root), img.shape[1], img.shape[0]) if c.card is not None]
-
-    def named(court_vouchers: int) -> set[str]:
-        with monkeypatch.context() as m:
-            m.setattr(pips, "COURT_VOUCHERS", court_vouchers)
-            found = still_cards(Detector(base, table_in_middle=True).detect(img), img, None)
-        out = [f for f in found if f.card is not None]
-        assert all(any(c.card == f.card and ev._holds(f, c.box) for c in labels) for f in out), [str(f.card) for f in out]
-        return {str(f.card) for f in out}
-
-    assert Card.parse("Qd") in {c.card for c in labels}
-    assert "Qd" in named(pips.COURT_VOUCHERS)
-    without = named(99)  # no court vouching: she is left unnamed, and nothing else changes
-    assert "Qd" not in without
-    assert named(pips.COURT_VOUCHERS) - without == {"Qd"}
+    named = _named_right(photo_root, base, monkeypatch, "17_16_00")
+    without = _named_right(photo_root, base, monkeypatch, "17_16_00", COURT_VOUCHERS=99)
+    assert named - without == {"Qd"}  # no court vouching: she is left unnamed, and nothing else changes
+    assert without <= named
 
 
 def test_checked_labels_correct_what_the_photo_shows_and_refuse_a_fix_that_matches_nothing(photo_root):
