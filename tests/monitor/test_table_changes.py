@@ -402,6 +402,28 @@ def test_DEAL_HOLE_COUNT_an_extra_hole_card_after_a_fold_is_caught_when_the_muck
     assert alerts == [("DEAL-HOLE-COUNT", Verdict.MISDEAL, target)]
 
 
+def test_DEAL_BURN_a_folded_hand_reaching_the_muck_after_the_burn_is_not_where_the_flop_card_went() -> None:
+    """The camera path at seed 14: the last player folds before the flop, and the camera sees his
+    two cards reach the muck one at a time, the second only after the burn has landed and the
+    flop's first card has been drawn. That card is not a second burn thrown in the muck: it lands
+    on the board, and nothing is wrong."""
+    s = session({"1": 1000, "2": 1000, "3": 1000}, profile="roberts")
+    _deal(s)
+    s.feed(PlayerAction(s.legal_actions().seat, ActionKind.FOLD))
+    while (la := s.legal_actions()) is not None:
+        s.feed(PlayerAction(la.seat, ActionKind.CHECK if la.can_check else ActionKind.CALL))
+    muck = CardSeen(Zone("muck"), False, None)
+    flop = [Card.parse(c) for c in ("7c", "8d", "9s")]
+    observations = [ShoeDraw(Card.parse("2c")), muck, CardSeen(Zone("burn"), False, None), ShoeDraw(flop[0]), muck]
+    for k, card in enumerate(flop):
+        if k:
+            observations.append(ShoeDraw(card))
+        observations.append(CardSeen(Zone("board"), True, card))
+    events = feed(s, observations)
+    assert [(e.rule, e.verdict) for e in events if isinstance(e, AlertRaised)] == []
+    assert s.snapshot()["hand"]["board"] == ["7c", "8d", "9s"]
+
+
 def test_POT_SHOW_BOTH_a_card_exposed_during_the_betting_counts_as_shown_at_the_showdown() -> None:
     """A player turns a card up during the betting (DEAL-PLAYER-EXPOSED) and it stays face up. At
     the showdown the camera reports only the card turned then: the hand is shown with both, the

@@ -276,7 +276,10 @@ class DealMonitor:
     def _landing(self, step: Step, at: int, obs: CardSeen, view: BettingView) -> None:
         shoe_card = self._d.pending[1] if self._d.pending else None
         self._d.pending = None
-        self._d.fold_to_muck = False
+        if obs.zone.kind in ("seat", "board"):
+            # A burn does not close the window: a folded hand's second card can reach the muck
+            # after the burn has landed, while the street's first card is being drawn.
+            self._d.fold_to_muck = False
         self._d.last_zone = str(obs.zone)
         cam = obs.card if obs.confidence >= MIN_CONFIDENCE else None
         card = shoe_card or cam
