@@ -106,15 +106,16 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
         rivals = [k for k in range(4) if k != suit]
         mine = probs[start : start + len(ps)]
         start += len(ps)
+        printed, least = _prints(int(seen.cards[n]) // 4)
         if outvoted(mine, suit, rivals):
             doubted.add(n)
-        elif n in unsure and vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST, _prints(int(seen.cards[n]) // 4)[1]):
+        elif n in unsure and vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST, least):
             # Counted against the rank, the pips are all those on the card, whichever index is
             # nearer them: a misread rank can split a card's corners into two "cards" and its pips.
             every = pip_pairs(blobs, seen, n, sizes, claimed=False)
             rows = features(blobs, every, suit_only=True)
             rows[:, _GEOMETRY:] = seen.rows[n, _GEOMETRY:]
-            if vouch(suit_probs(rows)[_vouchers(seen, n, every, sizes)], suit, *_prints(int(seen.cards[n]) // 4)):
+            if vouch(suit_probs(rows)[_vouchers(seen, n, every, sizes)], suit, printed, least):
                 vouched.add(n)
     return doubted, vouched
 
