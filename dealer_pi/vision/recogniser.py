@@ -463,10 +463,9 @@ class Recogniser:
             chosen.append(n)
         # A number card's pips are asked before its index may name it, alone or with its other corner.
         cards = (r[chosen] * 4 + s[chosen]).tolist()
-        asked = [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM and r[n] in NUMBER_RANKS]
         # A court is asked only when unsure of its suit: its picture has no pips to outvote a sure read.
-        asked += [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM and r[n] in COURT_RANKS
-                  and ps[n, s[n]] < VOUCHED_SUIT]
+        asked = [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM
+                 and (r[n] in NUMBER_RANKS or (r[n] in COURT_RANKS and ps[n, s[n]] < VOUCHED_SUIT))]
         unsure = {k for k in asked if ps[chosen[k], s[chosen[k]]] < VOUCHED_SUIT}
         doubted, vouched = pip_verdicts(blobs, Seen.of([hyps[n] for n in chosen], cards, rows[chosen]), asked,
                                         self.model.suit_probs, unsure) if asked else (set(), set())
