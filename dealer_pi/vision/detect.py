@@ -33,6 +33,7 @@ from .regions import RegionClassifier, by_area, face_down_count
 CANDIDATE = 0.5
 # Two corners that disagree are one card's only when the cards they imply lie this close (card heights).
 TORN_APART = 0.3
+LOOPED_RANKS = {6, 8, 9}  # digits made of loops: a blurred or upside-down one reads as another
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
 # ... unless it is a card's rectangle: this many cards' area, filling this much of the smallest
@@ -148,21 +149,23 @@ def one_card(a: IndexRead, b: IndexRead) -> bool:
     return opposite_corners(a, b, any_shape=True) or opposite_corners(b, a, any_shape=True)
 
 
-def _suit_confusion(a: Card, b: Card) -> bool:
-    """One rank in two suits of one colour: the reader's likeliest mistake (a club for a spade)."""
-    return a.rank == b.rank and a.suit != b.suit and (a.suit in "hd") == (b.suit in "hd")
+def _misread(a: Card, b: Card) -> bool:
+    """Two names one card's corners can be read as: one rank in two suits (a club read as a
+    spade), or one suit and two of the looped ranks, 6, 8 and 9 (an upside-down 6 read as an
+    8). Any other two names are two cards: a king across the foot of a nine lay 0.13 of a card
+    apart on a real photo, a 3 and a 9 of spades 0.3 on a rendered table."""
+    return a != b and (a.rank == b.rank or (a.suit == b.suit and {a.rank, b.rank} <= LOOPED_RANKS))
 
 
 def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
-    """Cards whose two opposite corners are read as one rank in two suits of one colour.
+    """Cards whose two opposite corners are read as two names a misread makes (:func:`_misread`).
 
-    Two cards lying corner to opposite corner with the same rank and a suit of the same colour,
-    each implying the same card's outline, are much rarer than one card whose suit is misread in
-    one corner, so such a pair is one card, and it stays unnamed: nothing says which corner is
-    right. Without this it would be two cards, one named wrong (a false duplicate-card alarm).
-    A read whose own opposite corner reads the same name is a card of its own (cards laid out
-    by rank overlap that way). Returns those cards and the reads they take up (the pair, and
-    the same names read again at the same places).
+    Two cards lying corner to opposite corner, each implying the same card's outline, are much
+    rarer than one card misread in one corner, so such a pair is one card, and it stays
+    unnamed: nothing says which corner is right. Without this it would be two cards, one named
+    wrong (a false duplicate-card or exposed-card alarm). A read whose own opposite corner reads
+    the same name is a card of its own (cards laid out by rank overlap that way). Returns those
+    cards and the reads they take up (the pair, and the same names read again at the same places).
     """
     named = [r for r in reads if r.card is not None]
 
@@ -179,7 +182,7 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
             if a is b or any(r is a or r is b for r in taken):
                 continue
             assert a.card is not None and b.card is not None
-            if (_suit_confusion(a.card, b.card) and opposite_corners(a, b) and same_place(a, b)
+            if (_misread(a.card, b.card) and opposite_corners(a, b) and same_place(a, b)
                     and not confirmed(a) and not confirmed(b)):
                 centre, pts = outline_from_corners(a, b)
                 cards.append(CardFound(None, True, centre, _pts(pts), max(a.confidence, b.confidence)))

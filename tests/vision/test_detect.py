@@ -209,6 +209,28 @@ def test_DEAL_DECK_two_cards_of_one_name_side_by_side_stay_two():
     assert len(Detector()._group_reads([a, b])) == 2
 
 
+def test_DEAL_DECK_two_cards_whose_names_no_misread_links_stay_two_where_their_corners_meet():
+    # A real photo's reads (WIN_20240627_12_08_56): a king of hearts lying across the foot of a
+    # nine of diamonds, the king's top corner and the nine's bottom one implying cards 0.13 of a
+    # card apart. No misread turns a Kh into a 9d, or a 3s into a 9s (two such cards lay that
+    # close on a rendered table), so both stay named; a 6h and an 8h, or a Ks and a Kc, read at
+    # the same two corners are one card read two ways, and stay unnamed.
+    from dealer_pi.vision.recogniser import IndexRead
+
+    def at(card: str, xy: tuple[float, float], down: tuple[float, float], size: float) -> IndexRead:
+        c = Card.parse(card)
+        return IndexRead(c, 0.95, xy, (xy[0] + down[0] * size, xy[1] + down[1] * size), size, c)
+
+    def names(top: str, foot: str) -> list[str]:
+        reads = [at(top, (337.0, 34.0), (-0.35, 0.94), 18.0), at(foot, (428.0, 219.0), (-0.2, -0.98), 22.5)]
+        return sorted(str(f.card) for f in Detector()._group_reads(reads))
+
+    assert names("Kh", "9d") == ["9d", "Kh"]
+    assert names("3s", "9s") == ["3s", "9s"]
+    assert names("6h", "8h") == ["None"]
+    assert names("Ks", "Kc") == ["None"]
+
+
 def _misprinted(top: str, bottom: str) -> np.ndarray:
     """A rendered card whose lower right corner is printed from another card: two corners of one
     card that do not agree, as a reader's misread corner makes them."""
@@ -220,9 +242,11 @@ def _misprinted(top: str, bottom: str) -> np.ndarray:
                    [Placement(face, card_homography((450, 300), 12.0, 220.0), Card.parse(top), True)]).frame
 
 
-def test_DEAL_DECK_a_card_whose_corners_read_one_rank_in_two_suits_of_a_colour_is_one_unnamed_card():
+def test_DEAL_DECK_a_card_whose_corners_read_two_names_is_one_unnamed_card():
     # Named from either corner it would be two cards, one of them wrong: a false foul-deck alarm.
-    for top, bottom in (("Ks", "Kc"), ("9h", "9d")):
+    # One rank in two suits of a colour, two ranks of one suit (an upside-down 6 read as an 8),
+    # one rank in two colours.
+    for top, bottom in (("Ks", "Kc"), ("9h", "9d"), ("6h", "8h"), ("Qs", "Qh")):
         found = Detector().detect(_misprinted(top, bottom))
         assert [(f.card, f.face_up) for f in found] == [(None, True)], (top, bottom, [(f.card, f.centre) for f in found])
         assert math.dist(found[0].centre, (450, 300)) < 10
