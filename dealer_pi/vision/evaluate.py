@@ -77,6 +77,9 @@ LABEL_FIXES: tuple[tuple[str, str, str, tuple[float, float]], ...] = (
     ("IMG_20220921_200231_jpg", "", "2S", (588, 38)),  # a 2 of spades at the edge, unlabelled
     ("IMG_20220921_194723_jpg", "", "9H", (232, 88)),  # a 9 of hearts at the top, its index upside down, unlabelled
     ("IMG_20220921_200020_jpg", "", "6H", (385, 62)),  # the 6 of hearts of IMG_20220921_200013 at the top edge, unlabelled
+    ("IMG_20220921_200013_jpg", "", "6H", (391, 590)),  # its other index, upside down at the bottom, unlabelled
+    ("IMG_20220921_201314_jpg", "JS", "JC", (362, 306)),  # a jack of clubs: clubs in both corners and his picture
+    ("IMG_20220921_201314_jpg", "JS", "JC", (241, 462)),
 )
 _FIX_REACH = 20.0  # pixels from a fix's point to the middle of the label it corrects
 _FIX_HALF = 24.0  # half the side of the box a missing label is given
