@@ -172,3 +172,8 @@ def test_checked_labels_correct_what_the_photo_shows_and_refuse_a_fix_that_match
     assert changed == [("4S", "3S")]
     with pytest.raises(ValueError, match="no single 4S label"):
         ev.checked("WIN_20240627_17_01_16_Pro_jpg", [c for c in raw if c.name != "4S"])
+    # A visible index with no label is added where the photo shows it: the close-up 6h's far corner.
+    label = ev.label_path(photo_root / "images" / "IMG_20220921_200013_jpg.jpg")
+    raw = ev.corners(label, names, 640, 640, as_labelled=True)
+    added = [c for c in ev.corners(label, names, 640, 640) if c not in raw]
+    assert [(c.name, (c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in added] == [("6H", 391, 590)]
