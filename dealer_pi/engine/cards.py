@@ -92,3 +92,19 @@ def parse_cards(text: str, where: str = "") -> list[Card]:
 
 def iter_deck() -> Iterator[Card]:
     return iter(_BY_INDEX)
+
+
+LOOPED_RANKS: Final = frozenset({6, 8, 9})  # digits made of loops: blurred or upside down, one reads as another
+
+
+def misread_as(a: Card, b: Card) -> bool:
+    """Whether a card reader's likeliest mistakes turn one of two different cards into the other:
+    one rank in two suits (a club read as a spade), or one suit and two of the looped ranks 6, 8
+    and 9 (an upside-down 6 read as an 8). Any other two names are rarely one card's.
+
+    >>> misread_as(Card.parse("Ks"), Card.parse("Kc")), misread_as(Card.parse("6h"), Card.parse("8h"))
+    (True, True)
+    >>> misread_as(Card.parse("3s"), Card.parse("9s")), misread_as(Card.parse("Kh"), Card.parse("9d"))
+    (False, False)
+    """
+    return a != b and (a.rank == b.rank or (a.suit == b.suit and a.rank in LOOPED_RANKS and b.rank in LOOPED_RANKS))
