@@ -117,7 +117,9 @@ class ShoeDraw:
 
 @dataclass(frozen=True, slots=True)
 class CardSeen:
-    """A card appeared in a zone."""
+    """A card appeared in a zone. ``guess``: for a face-up card the camera could not name
+    (``card`` None), the name its reads lean to, too unsure to stand alone; the monitor may take
+    it where another sensor agrees (the smart shoe dealt that card there)."""
 
     zone: Zone
     face_up: bool
@@ -125,6 +127,7 @@ class CardSeen:
     confidence: float = 1.0
     source: str = "camera"
     ts_ms: int = 0
+    guess: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +216,7 @@ _TYPE_NAMES: Final[dict[type, str]] = {
 }
 _FIELDS: Final[dict[str, set[str]]] = {
     "shoe_draw": {"card"},
-    "card_seen": {"zone", "face_up", "card", "confidence"},
+    "card_seen": {"zone", "face_up", "card", "confidence", "guess"},
     "card_left": {"zone", "card"},
     "action": {"seat", "action", "amount"},
     "chips": {"seat", "amount", "single_chip", "declared", "declared_amount", "second_motion"},
@@ -272,7 +275,10 @@ def observation_from_dict(data: Mapping[str, Any], where: str = "observation") -
             return CardLeft(zone, card, source, ts_ms)
         face_up = flag(need("face_up"), f("face_up"))
         conf = number(data.get("confidence", 1.0), f("confidence"), low=0, high=1)
-        return CardSeen(zone, face_up, card, conf, source, ts_ms)
+        guess = _opt_card(data.get("guess"), f("guess"))
+        if guess is not None and (card is not None or not face_up):
+            raise InputError(f("guess"), "is only for a face-up card seen without a name (card null)")
+        return CardSeen(zone, face_up, card, conf, source, ts_ms, guess)
     if kind == "action":
         seat = whole(need("seat"), f("seat"), low=1, high=MAX_SEATS)
         action = _enum(ActionKind, need("action"), f("action"))

@@ -15,13 +15,13 @@ index reads are used, so ``detect`` still works on any photo.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
 import numpy as np
 
-from dealer_pi.engine.cards import Card
+from dealer_pi.engine.cards import Card, misread_as
 
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .glyphs import frame_brightness, is_paper, region_boxes
@@ -33,7 +33,6 @@ from .regions import RegionClassifier, by_area, face_down_count
 CANDIDATE = 0.5
 # Two corners that disagree are one card's only when the cards they imply lie this close (card heights).
 TORN_APART = 0.3
-LOOPED_RANKS = {6, 8, 9}  # digits made of loops: a blurred or upside-down one reads as another
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
 # ... unless it is a card's rectangle: this many cards' area, filling this much of the smallest
@@ -81,6 +80,7 @@ class CardFound:
     corners: tuple[tuple[float, float], ...]
     confidence: float
     zone: str | None = None
+    guess: Card | None = None  # unnamed and face up: the name its reads lean to (at CANDIDATE or more)
 
     @property
     def extent(self) -> float:
@@ -149,20 +149,14 @@ def one_card(a: IndexRead, b: IndexRead) -> bool:
     return opposite_corners(a, b, any_shape=True) or opposite_corners(b, a, any_shape=True)
 
 
-def _misread(a: Card, b: Card) -> bool:
-    """Two names one card's corners can be read as: one rank in two suits (a club read as a
-    spade), or one suit and two of the looped ranks, 6, 8 and 9 (an upside-down 6 read as an
-    8). Any other two names are two cards: a king across the foot of a nine lay 0.13 of a card
-    apart on a real photo, a 3 and a 9 of spades 0.3 on a rendered table."""
-    return a != b and (a.rank == b.rank or (a.suit == b.suit and {a.rank, b.rank} <= LOOPED_RANKS))
-
-
 def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
-    """Cards whose two opposite corners are read as two names a misread makes (:func:`_misread`).
+    """Cards whose two opposite corners are read as two names a misread makes (``misread_as``).
 
     Two cards lying corner to opposite corner, each implying the same card's outline, are much
     rarer than one card misread in one corner, so such a pair is one card, and it stays
-    unnamed: nothing says which corner is right. Without this it would be two cards, one named
+    unnamed: nothing says which corner is right. Two names no misread links are two cards, however
+    close (a king across the foot of a nine lay 0.13 of a card apart on a real photo, a 3 and a 9
+    of spades under 0.3 on a rendered table). Without this it would be two cards, one named
     wrong (a false duplicate-card or exposed-card alarm). A read whose own opposite corner reads
     the same name is a card of its own (cards laid out by rank overlap that way). Returns those
     cards and the reads they take up (the pair, and the same names read again at the same places).
@@ -182,7 +176,7 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
             if a is b or any(r is a or r is b for r in taken):
                 continue
             assert a.card is not None and b.card is not None
-            if (_misread(a.card, b.card) and opposite_corners(a, b) and same_place(a, b)
+            if (misread_as(a.card, b.card) and opposite_corners(a, b) and same_place(a, b)
                     and not confirmed(a) and not confirmed(b)):
                 centre, pts = outline_from_corners(a, b)
                 cards.append(CardFound(None, True, centre, _pts(pts), max(a.confidence, b.confidence)))
@@ -472,7 +466,8 @@ class Detector:
                     centre = (centre[0] + shift[0], centre[1] + shift[1])
                     pts = pts + np.array(shift, np.float32)
                 conf = 1 - math.prod(1 - r.confidence for r in corners[:2])
-                named.append((len(corners), CardFound(card if conf >= bar else None, True, centre, _pts(pts), conf)))
+                named.append((len(corners), CardFound(card if conf >= bar else None, True, centre, _pts(pts), conf,
+                                                      guess=None if conf >= bar else card)))
             out += _inside_one_another(named)
         for r in sorted(unknown, key=lambda r: -r.confidence):
             c, pts = outline_from_read(r)
@@ -545,7 +540,7 @@ class Detector:
                     f = inside[0]
                     box = cv2.boxPoints(cv2.minAreaRect(cnt))
                     c = box.mean(axis=0)
-                    out[out.index(f)] = CardFound(f.card, f.face_up, (float(c[0]), float(c[1])), _pts(box), f.confidence)
+                    out[out.index(f)] = replace(f, centre=(float(c[0]), float(c[1])), corners=_pts(box))
         # What the read cards do not cover: more cards, face down or unread.
         side = max(3, int(math.sqrt(card_area) * 0.2))
         rest = region & ~cv2.dilate(explained, np.ones((5, 5), np.uint8))
@@ -617,7 +612,7 @@ def _in_view(c: CardFound, w: int, h: int) -> CardFound:
         return c
     pts = np.clip(np.array(c.corners, np.float64), 0, [w - 1, h - 1])
     centre = pts.mean(axis=0)
-    return CardFound(c.card, c.face_up, (float(centre[0]), float(centre[1])), _pts(pts), c.confidence, c.zone)
+    return replace(c, centre=(float(centre[0]), float(centre[1])), corners=_pts(pts))
 
 
 def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int, int]:

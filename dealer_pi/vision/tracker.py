@@ -5,7 +5,8 @@ is reported (``CardSeen``), so a card sliding across the felt in the dealer's
 hand, or a glint that looks like a card for a frame, reports nothing. Its
 identity is the vote of the frames seen with its current face; a face-up card
 waits up to ``2 * confirm_frames`` frames for its votes to reach
-``min_confidence``, and is then reported with ``card=None``. A confident name
+``min_confidence``, and is then reported with ``card=None`` (and, where most of its
+frames' reads leaned to one name, that name as its ``guess``). A confident name
 that comes later is not reported again: a second report of one card would be
 taken for the next card dealt (the shoe's next draw waits for its landing); it
 names the card when it leaves. A name another card on the table was already reported with is
@@ -46,6 +47,7 @@ from dealer_pi.engine.observations import CardLeft, CardSeen, Zone
 from .detect import CardFound
 
 Observation = Union[CardSeen, CardLeft]
+GUESS_SHARE = 0.8  # a guess is one name held by this share of the unnamed frames that leaned to any
 
 
 @dataclass
@@ -62,6 +64,10 @@ class Track:
     face_frames: int = 0  # frames seen with the settled face
     other_run: int = 0  # consecutive frames showing the other face
     pending: dict[Card, float] = field(default_factory=dict)  # votes seen while the other face shows
+    unnamed: int = 0  # face-up frames (this face) where the card could not be named
+    guesses: dict[Card, int] = field(default_factory=dict)  # card -> those of them whose reads leaned to it
+    pending_unnamed: int = 0  # the same two, while the other face shows
+    pending_guesses: dict[Card, int] = field(default_factory=dict)
     reported: bool = False
     reported_face_up: bool | None = None
     reported_card: Card | None = None
@@ -77,6 +83,15 @@ class Track:
         card, weight = self.leader()
         share = weight / max(1e-6, sum(self.votes.values()) + 0.5 * self.unknown_votes)
         return (card if share >= min_confidence else None), float(share)
+
+    def guess(self) -> Card | None:
+        """For a card no frame named, the name its reads leaned to: in at least half of its
+        unnamed face-up frames, and in :data:`GUESS_SHARE` of those that leaned anywhere."""
+        if not self.guesses:
+            return None
+        card, frames = max(self.guesses.items(), key=lambda kv: (kv[1], -kv[0].index))
+        sure = frames >= 0.5 * self.unnamed and frames >= GUESS_SHARE * sum(self.guesses.values())
+        return card if sure else None
 
 
 class CardTracker:
@@ -149,7 +164,11 @@ class CardTracker:
                     tr.reported_card = card  # named late: said when it leaves, not as a second card
                 if decided and news:
                     conf = share if tr.face_up else 1.0
-                    out.append(CardSeen(Zone.parse(tr.zone), tr.face_up, card if tr.face_up else None, round(conf, 3), "camera", ts_ms))
+                    guess = tr.guess() if tr.face_up and card is None else None
+                    if guess is not None and self._named_elsewhere(tr, guess):
+                        guess = None
+                    out.append(CardSeen(Zone.parse(tr.zone), tr.face_up, card if tr.face_up else None, round(conf, 3), "camera",
+                                        ts_ms, guess))
                     self.origins.append(tr)
                     tr.reported = True
                     tr.reported_face_up = tr.face_up
@@ -198,23 +217,33 @@ class CardTracker:
             tr.other_run += 1
             if d.card is not None:
                 tr.pending[d.card] = tr.pending.get(d.card, 0.0) + d.confidence
+            elif d.face_up:
+                tr.pending_unnamed += 1
+                if d.guess is not None:
+                    tr.pending_guesses[d.guess] = tr.pending_guesses.get(d.guess, 0) + 1
             if tr.other_run < self.confirm_frames:
                 return  # one odd frame does not turn a card over
             # Turned over in place: identity evidence starts again from this face.
             tr.face_up = d.face_up
             tr.face_frames = tr.other_run
             tr.votes, tr.pending = tr.pending, {}
+            tr.unnamed, tr.guesses = tr.pending_unnamed, tr.pending_guesses
+            tr.pending_unnamed, tr.pending_guesses = 0, {}
             tr.unknown_votes = 0.0
             tr.other_run = 0
             return
         tr.other_run = 0
         tr.pending = {}
+        tr.pending_unnamed, tr.pending_guesses = 0, {}
         tr.face_frames += 1
         if d.face_up:
             if d.card is not None:
                 tr.votes[d.card] = tr.votes.get(d.card, 0.0) + d.confidence
             else:
                 tr.unknown_votes += 1.0
+                tr.unnamed += 1
+                if d.guess is not None:
+                    tr.guesses[d.guess] = tr.guesses.get(d.guess, 0) + 1
 
 
 def _size(d: CardFound) -> float:

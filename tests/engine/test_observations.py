@@ -21,6 +21,7 @@ GOOD = [
     {"type": "shoe_draw", "card": None},
     {"type": "card_seen", "zone": "seat:3", "face_up": False, "card": None},
     {"type": "card_seen", "zone": "board", "face_up": True, "card": "Td", "confidence": 0.93},
+    {"type": "card_seen", "zone": "seat:2", "face_up": True, "card": None, "confidence": 0.87, "guess": "Js"},
     {"type": "card_left", "zone": "muck", "card": None},
     {"type": "action", "seat": 6, "action": "raise", "amount": 30},
     {"type": "action", "seat": 2, "action": "fold"},
@@ -41,7 +42,7 @@ def test_fields_are_typed():
     obs = observation_from_dict(GOOD[3])
     assert isinstance(obs, CardSeen)
     assert obs.zone == Zone("board") and obs.card is Card.parse("Td") and obs.face_up
-    act = observation_from_dict(GOOD[5])
+    act = observation_from_dict(GOOD[6])
     assert act == PlayerAction(6, ActionKind.RAISE, 30, "dealer", 0)
 
 
@@ -54,6 +55,9 @@ def test_fields_are_typed():
         ({"type": "card_seen", "zone": "table", "face_up": True}, "obs.zone"),
         ({"type": "card_seen", "zone": "board", "face_up": "yes"}, "obs.face_up"),
         ({"type": "card_seen", "zone": "board", "face_up": True, "confidence": 2}, "obs.confidence"),
+        ({"type": "card_seen", "zone": "seat:2", "face_up": True, "guess": "Jz"}, "obs.guess"),
+        ({"type": "card_seen", "zone": "seat:2", "face_up": True, "card": "Js", "guess": "Jc"}, "obs.guess"),
+        ({"type": "card_seen", "zone": "seat:2", "face_up": False, "guess": "Js"}, "obs.guess"),
         ({"type": "action", "seat": 2, "action": "raise"}, "obs.amount"),
         ({"type": "action", "seat": "2", "action": "fold"}, "obs.seat"),
         ({"type": "action", "seat": 2, "action": "fold", "colour": "red"}, "obs.colour"),

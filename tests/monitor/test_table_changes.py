@@ -456,6 +456,35 @@ def test_POT_SHOW_BOTH_a_card_exposed_during_the_betting_counts_as_shown_at_the_
     assert s.hand_number == 2
 
 
+@pytest.mark.parametrize("hole, guess, named", [
+    (("Js", "4d"), "Js", True),  # the shoe dealt the guessed card there: it is the card exposed
+    (("Js", "4d"), "Jc", False),  # not dealt there: the guess is a misread
+    (("Js", "Jc"), "Js", False),  # the other card is one a misread of Js could be: it may be that one
+    (("6h", "8h"), "8h", False),
+    (None, "Js", False),  # a counting shoe names nothing
+])
+def test_DEAL_PLAYER_EXPOSED_a_card_the_camera_only_guesses_is_named_where_the_smart_shoe_dealt_it(
+        hole: tuple[str, str] | None, guess: str, named: bool) -> None:
+    """A player turns a card up during the betting and the camera reads it too unsurely to name
+    it alone (a jack of spades at 0.88, seed 13 of the camera loop). Where the smart shoe dealt
+    the guessed card to that seat, the exposure is named; otherwise the dealer is asked to check,
+    and a guess that could be the seat's other card never names it."""
+    s = session({"1": 1000, "2": 1000})
+    order = s.hand.order
+    cards = {order[0]: ("Ah", "Ad"), order[1]: hole or ("Kh", "Kd")}
+    for k in range(2):
+        for seat in order:
+            s.feed(ShoeDraw(Card.parse(cards[seat][k]) if hole else None))
+            s.feed(CardSeen(Zone("seat", seat), False, None))
+    events = s.feed(CardSeen(Zone("seat", order[1]), True, None, 0.0, guess=Card.parse(guess)))  # as the tracker reports it
+    alerts = [e for e in events if isinstance(e, AlertRaised)]
+    assert [(e.rule, e.seat) for e in alerts] == [("DEAL-PLAYER-EXPOSED", order[1])]
+    if named:
+        assert alerts[0].verdict is Verdict.INFORMATION and f"exposed {guess}" in alerts[0].remedy.replace("♠", "s")
+    else:
+        assert alerts[0].verdict is Verdict.UNCERTAIN and not any(c in alerts[0].remedy for c in ("Js", "Jc", "8h", "J♠"))
+
+
 def test_DEAL_ORDER_a_hole_card_seen_late_under_a_lifted_hand_is_the_one_taken_as_dealt_there() -> None:
     """A hole card lands under a player's hand: the shoe counted it, nobody saw it land, and it is
     taken as dealt to the seat whose turn it was (DEAL-ORDER, uncertain). When the hand lifts the

@@ -79,6 +79,7 @@ def test_face_down_card_and_low_confidence_gives_unknown():
     # It waits a few frames for a confident name, then reports the card unnamed, once.
     events = run(strict, [frame({"board": [AH]}, n) for n in range(8)])
     assert [(str(e.zone), e.face_up, e.card) for e in events] == [("board", True, None)]
+    assert events[0].guess == AH  # what its reads leaned to, for the monitor to weigh against the shoe
 
 
 def found(card, face_up=True, conf=0.97, zone="seat:2", centre=(300.0, 300.0)):
@@ -209,3 +210,34 @@ def test_DEAL_DECK_a_name_another_card_on_the_table_already_carries_is_withheld(
     for n in range(16, 20):
         events += t.update(n * 66, [found(kc, zone="seat:3", centre=(600.0, 400.0)), found(ks, zone="board", centre=(300.0, 100.0))])
     assert [(str(e.zone), str(e.card)) for e in events[-2:]] == [("seat:3", "Kc"), ("board", "Ks")]
+
+
+def guessed(card, guess, face_up=True, zone="seat:2", centre=(300.0, 300.0)):
+    import dataclasses
+
+    return dataclasses.replace(found(card, face_up=face_up, conf=0.87, zone=zone, centre=centre), guess=guess)
+
+
+def test_DEAL_PLAYER_EXPOSED_a_card_turned_up_that_no_frame_names_carries_the_guess_its_frames_agree_on():
+    # Seed 13 of the camera loop: a jack of spades turned up at a seat, read Js at 0.87-0.88 in
+    # every frame, under the bar. It is reported unnamed, with Js as its guess for the monitor.
+    js, jc = Card.parse("Js"), Card.parse("Jc")
+
+    def turned(faces: list) -> list:
+        t = CardTracker(confirm_frames=3, leave_frames=3)
+        events = []
+        for n, f in enumerate([found(None, face_up=False)] * 3 + faces):
+            events += t.update(n * 66, [f])
+        return [(e.face_up, e.card, e.guess) for e in events if isinstance(e, CardSeen)]
+
+    assert turned([guessed(None, js)] * 7) == [(False, None, None), (True, None, js)]
+    # Frames that lean two ways, or mostly nowhere, give no guess.
+    assert turned([guessed(None, js if n % 2 else jc) for n in range(7)]) == [(False, None, None), (True, None, None)]
+    assert turned([guessed(None, js)] * 2 + [guessed(None, None)] * 5) == [(False, None, None), (True, None, None)]
+    # A guess another card on the table already carries is no guess.
+    t = CardTracker(confirm_frames=3, leave_frames=3)
+    board = found(js, zone="board", centre=(300.0, 100.0))
+    events = []
+    for n in range(10):
+        events += t.update(n * 66, [board, guessed(None, js, centre=(300.0, 400.0))])
+    assert [(str(e.zone), e.card, e.guess) for e in events] == [("board", js, None), ("seat:2", None, None)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..cards import Card
+from ..cards import Card, misread_as
 from ..events import BoardDealt, CardBurned, Entry, HandShown, HoleCardsDealt
 from ..observations import (
     ActionKind,
@@ -675,12 +675,15 @@ class DealMonitor:
                 got.append(card)
             self._shown_hand(step, seat)
             return
+        guessed = card is None and obs.guess is not None and self._dealt_guess(seat, obs.guess)
+        if guessed:
+            card = obs.guess
         if (seat, card) in self._d.player_exposed or (card is None and self._d.player_exposed and obs.confidence < MIN_CONFIDENCE):
             return
         if seat not in self._d.hole or (view.live and seat not in view.live):
             return
         self._d.player_exposed.add((seat, card))
-        if obs.confidence < MIN_CONFIDENCE:
+        if obs.confidence < MIN_CONFIDENCE and not guessed:
             self._uncertain(step, at, "DEAL-PLAYER-EXPOSED", f"seat {seat} may have exposed a card", seat=seat)
             return
         self._note_card(step, at, view, card, f"seat:{seat}")
@@ -704,6 +707,13 @@ class DealMonitor:
             got.extend(rest)
         step.entries.append(HandShown(seat, tuple(got[:2])))
         self._d.shown_done.add(seat)
+
+    def _dealt_guess(self, seat: int, guess: Card) -> bool:
+        """Whether the camera's guess at a face-up card at ``seat`` names it: the smart shoe dealt
+        that card there, and the seat's other card is not one a misread of it could be (then a
+        wrong guess would name the card still face down)."""
+        dealt = self._shoe_hole(seat)
+        return dealt is not None and guess in dealt and not any(misread_as(guess, c) for c in dealt)
 
     def _shoe_hole(self, seat: int) -> list[Card] | None:
         """``seat``'s two hole cards where the smart shoe named both, else None."""
