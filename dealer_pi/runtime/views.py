@@ -22,6 +22,13 @@ type that carries a card the way an old one does is covered too:
 >>> redact_event(dict(a, remedy="Qs was burned, not the extra card Ah", card="Qs"), "live")["remedy"]
 'a card was burned, not the extra card a card'
 
+A camera's guess at a face-up card it could not name may be wrong, and wrong as the seat's
+other card, still face down: the dealer never sees a guess.
+
+>>> seen = {"type": "card_seen", "zone": "seat:2", "face_up": True, "card": None, "guess": "Js"}
+>>> redact_event(seen, "dealer")["guess"], redact_event(seen, "live")["guess"]
+(None, 'Js')
+
 """
 
 from __future__ import annotations
@@ -79,6 +86,9 @@ def _walk(node: Any, view: str) -> Any:
                 out[key] = _blank(value)
                 continue
         if key in ("secret", "hole_cards") and view == "dealer":
+            continue
+        if key == "guess" and view == "dealer":
+            out[key] = None
             continue
         out[key] = _walk(value, view)
     return out
