@@ -154,36 +154,44 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
 
     Two cards lying corner to opposite corner, each implying the same card's outline, are much
     rarer than one card misread in one corner, so such a pair is one card, and it stays
-    unnamed: nothing says which corner is right. Two names no misread links are two cards, however
-    close (a king across the foot of a nine lay 0.13 of a card apart on a real photo, a 3 and a 9
-    of spades under 0.3 on a rendered table). Without this it would be two cards, one named
-    wrong (a false duplicate-card or exposed-card alarm). A read whose own opposite corner reads
-    the same name is a card of its own (cards laid out by rank overlap that way). Returns those
-    cards and the reads they take up (the pair, and the same names read again at the same places).
+    unnamed: nothing says which corner is right. That holds where one corner's read is too
+    unsure to name a card but leans to a name (at ``CANDIDATE`` or more): a 10 of clubs read
+    Ts at 0.96 at one corner and Tc at 0.6 at the other is not sure to be the Ts. Two names no
+    misread links are two cards, however close (a king across the foot of a nine lay 0.13 of a
+    card apart on a real photo, a 3 and a 9 of spades under 0.3 on a rendered table). Without
+    this it would be two cards, or one, named wrong (a false duplicate-card or exposed-card
+    alarm). A read whose own opposite corner reads the same name is a card of its own (cards
+    laid out by rank overlap that way). Returns those cards and the reads they take up (the
+    pair, and the same names read again at the same places).
     """
     named = [r for r in reads if r.card is not None]
+    leaning = named + [r for r in reads if r.card is None and r.best is not None and r.confidence >= CANDIDATE]
+
+    def name(r: IndexRead) -> Card | None:
+        return r.card or r.best
 
     def confirmed(a: IndexRead) -> bool:  # its own opposite corner reads the same: a card of its own
-        return any(r.card == a.card and one_card(a, r) for r in named)
+        return any(r.card == name(a) and one_card(a, r) for r in named)
 
     def same_place(a: IndexRead, b: IndexRead) -> bool:  # the card each implies is the same one
         return math.dist(outline_from_read(a)[0], outline_from_read(b)[0]) < TORN_APART * CARD_H_U * _unit(a)
 
     cards: list[CardFound] = []
     taken: list[IndexRead] = []
-    for a in named:
-        for b in named:
-            if a is b or any(r is a or r is b for r in taken):
+    for a in leaning:
+        for b in leaning:
+            if a is b or (a.card is None and b.card is None) or any(r is a or r is b for r in taken):
                 continue
-            assert a.card is not None and b.card is not None
-            if (misread_as(a.card, b.card) and opposite_corners(a, b) and same_place(a, b)
+            na, nb = name(a), name(b)
+            assert na is not None and nb is not None
+            if (misread_as(na, nb) and opposite_corners(a, b) and same_place(a, b)
                     and not confirmed(a) and not confirmed(b)):
                 centre, pts = outline_from_corners(a, b)
                 cards.append(CardFound(None, True, centre, _pts(pts), max(a.confidence, b.confidence)))
                 taken += [a, b]
     torn = {id(r) for r in taken}
-    for r in named:
-        if any(r.card == t.card and math.dist(r.rank_xy, t.rank_xy) < 2 * t.size for t in taken):
+    for r in leaning:
+        if any(name(r) == name(t) and math.dist(r.rank_xy, t.rank_xy) < 2 * t.size for t in taken):
             torn.add(id(r))
     return cards, torn
 

@@ -209,27 +209,49 @@ def test_DEAL_DECK_two_cards_of_one_name_side_by_side_stay_two():
     assert len(Detector()._group_reads([a, b])) == 2
 
 
+def _corner(card: str, xy: tuple[float, float], down: tuple[float, float], size: float, confidence: float):
+    """A corner read of ``card`` (named only from 0.9 up, as the reader names)."""
+    from dealer_pi.vision.recogniser import IndexRead
+
+    c = Card.parse(card)
+    return IndexRead(c if confidence >= 0.9 else None, confidence, xy, (xy[0] + down[0] * size, xy[1] + down[1] * size), size, c)
+
+
+def _top_corner(card: str, confidence: float = 0.95):
+    return _corner(card, (337.0, 34.0), (-0.35, 0.94), 18.0, confidence)
+
+
+def _foot_corner(card: str, confidence: float = 0.95):  # opposite _top_corner, 0.13 of a card from its card
+    return _corner(card, (428.0, 219.0), (-0.2, -0.98), 22.5, confidence)
+
+
 def test_DEAL_DECK_two_cards_whose_names_no_misread_links_stay_two_where_their_corners_meet():
     # A real photo's reads (WIN_20240627_12_08_56): a king of hearts lying across the foot of a
     # nine of diamonds, the king's top corner and the nine's bottom one implying cards 0.13 of a
     # card apart. No misread turns a Kh into a 9d, or a 3s into a 9s (two such cards lay that
     # close on a rendered table), so both stay named; a 6h and an 8h, or a Ks and a Kc, read at
     # the same two corners are one card read two ways, and stay unnamed.
-    from dealer_pi.vision.recogniser import IndexRead
-
-    def at(card: str, xy: tuple[float, float], down: tuple[float, float], size: float) -> IndexRead:
-        c = Card.parse(card)
-        return IndexRead(c, 0.95, xy, (xy[0] + down[0] * size, xy[1] + down[1] * size), size, c)
-
     def names(top: str, foot: str) -> list[str]:
-        reads = [at(top, (337.0, 34.0), (-0.35, 0.94), 18.0), at(foot, (428.0, 219.0), (-0.2, -0.98), 22.5)]
-        return sorted(str(f.card) for f in Detector()._group_reads(reads))
+        return sorted(str(f.card) for f in Detector()._group_reads([_top_corner(top), _foot_corner(foot)]))
 
     assert names("Kh", "9d") == ["9d", "Kh"]
     assert names("3s", "9s") == ["3s", "9s"]
     assert names("6h", "8h") == ["None"]
     assert names("Ks", "Kc") == ["None"]
 
+
+
+def test_DEAL_DECK_a_card_named_at_one_corner_whose_other_corner_leans_to_a_misread_of_it_is_not_named():
+    # The camera loop at seed 15: a 10 of clubs on the board, read Ts at 0.96 at one corner (its
+    # pips touch one another, so none can be read to outvote it) and Tc at 0.6 at the other. Named
+    # Ts, it raised "the shoe read Tc but the camera saw Ts" on a clean hand.
+    def names(foot: str, confidence: float) -> list[str]:
+        return [str(f.card) for f in Detector()._group_reads([_top_corner("Ts", 0.96), _foot_corner(foot, confidence)])]
+
+    assert names("Tc", 0.6) == ["None"]
+    assert names("Ts", 0.6) == ["Ts"]  # the other corner leans the same way: named
+    assert "Ts" in names("Tc", 0.45)  # too unsure to lean anywhere: the Ts keeps its name
+    assert "Ts" in names("4d", 0.6)  # no misread links them: the 4d is another card's corner
 
 def _misprinted(top: str, bottom: str) -> np.ndarray:
     """A rendered card whose lower right corner is printed from another card: two corners of one
