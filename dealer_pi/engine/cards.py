@@ -99,12 +99,15 @@ LOOPED_RANKS: Final = frozenset({6, 8, 9})  # digits made of loops: blurred or u
 
 def misread_as(a: Card, b: Card) -> bool:
     """Whether a card reader's likeliest mistakes turn one of two different cards into the other:
-    one rank in two suits (a club read as a spade), or one suit and two of the looped ranks 6, 8
-    and 9 (an upside-down 6 read as an 8). Any other two names are rarely one card's.
+    one rank in two suits of a colour (a club read as a spade), or one suit and two of the looped
+    ranks 6, 8 and 9 (an upside-down 6 read as an 8). Any other two names are rarely one card's:
+    the print's colour tells a heart from a spade.
 
     >>> misread_as(Card.parse("Ks"), Card.parse("Kc")), misread_as(Card.parse("6h"), Card.parse("8h"))
     (True, True)
-    >>> misread_as(Card.parse("3s"), Card.parse("9s")), misread_as(Card.parse("Kh"), Card.parse("9d"))
-    (False, False)
+    >>> misread_as(Card.parse("3s"), Card.parse("9s")), misread_as(Card.parse("Kh"), Card.parse("9d")), misread_as(Card.parse("Jd"), Card.parse("Js"))
+    (False, False, False)
     """
-    return a != b and (a.rank == b.rank or (a.suit == b.suit and a.rank in LOOPED_RANKS and b.rank in LOOPED_RANKS))
+    one_colour = (a.suit in "hd") == (b.suit in "hd")
+    return a != b and ((a.rank == b.rank and one_colour)
+                       or (a.suit == b.suit and a.rank in LOOPED_RANKS and b.rank in LOOPED_RANKS))
