@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
-from dealer_pi.engine.cards import Card
+from dealer_pi.engine.cards import Card, misread_as
 from dealer_pi.engine.observations import CardLeft, CardSeen, Zone
 
 from .detect import CardFound
@@ -65,9 +65,9 @@ class Track:
     other_run: int = 0  # consecutive frames showing the other face
     pending: dict[Card, float] = field(default_factory=dict)  # votes seen while the other face shows
     unnamed: int = 0  # face-up frames (this face) where the card could not be named
-    guesses: dict[Card, int] = field(default_factory=dict)  # card -> those of them whose reads leaned to it
+    guesses: dict[Card, list[float]] = field(default_factory=dict)  # card -> how far the reads leaned to it, frame by frame
     pending_unnamed: int = 0  # the same two, while the other face shows
-    pending_guesses: dict[Card, int] = field(default_factory=dict)
+    pending_guesses: dict[Card, list[float]] = field(default_factory=dict)
     reported: bool = False
     reported_face_up: bool | None = None
     reported_card: Card | None = None
@@ -77,20 +77,27 @@ class Track:
         return max(self.votes.items(), key=lambda kv: (kv[1], -kv[0].index))
 
     def identity(self, min_confidence: float) -> tuple[Card | None, float]:
-        """The voted card and its share of the face-up evidence."""
+        """The voted card and its share of the face-up evidence. A frame that could not name the
+        card counts half a vote against it; one whose reads leaned to a name a misread of it
+        makes (``misread_as``), as much as they leaned."""
         if not self.votes:
             return None, 0.0
         card, weight = self.leader()
-        share = weight / max(1e-6, sum(self.votes.values()) + 0.5 * self.unknown_votes)
+        leaning = sum(sum(ws) - 0.5 * len(ws) for other, ws in self.guesses.items() if misread_as(card, other))
+        share = weight / max(1e-6, sum(self.votes.values()) + 0.5 * self.unknown_votes + leaning)
         return (card if share >= min_confidence else None), float(share)
+
+    def contested(self, card: Card) -> bool:
+        """Whether some frames named, or leaned to, a name a misread of ``card`` makes."""
+        return any(misread_as(card, other) for other in (*self.votes, *self.guesses))
 
     def guess(self) -> Card | None:
         """For a card no frame named, the name its reads leaned to: in at least half of its
         unnamed face-up frames, and in :data:`GUESS_SHARE` of those that leaned anywhere."""
         if not self.guesses:
             return None
-        card, frames = max(self.guesses.items(), key=lambda kv: (kv[1], -kv[0].index))
-        sure = frames >= 0.5 * self.unnamed and frames >= GUESS_SHARE * sum(self.guesses.values())
+        card, frames = max(((c, len(ws)) for c, ws in self.guesses.items()), key=lambda kv: (kv[1], -kv[0].index))
+        sure = frames >= 0.5 * self.unnamed and frames >= GUESS_SHARE * sum(len(ws) for ws in self.guesses.values())
         return card if sure else None
 
 
@@ -157,8 +164,10 @@ class CardTracker:
                 card, share = tr.identity(self.min_confidence)
                 if card is not None and self._named_elsewhere(tr, card):
                     card = None
-                # A face-up card waits a little for a confident name before it is reported unnamed.
-                decided = not tr.face_up or card is not None or tr.face_frames >= 2 * self.confirm_frames
+                # A face-up card waits a little for a confident name before it is reported unnamed,
+                # and a name its frames dispute (a club read as a spade in some) waits as long.
+                waited = tr.face_frames >= 2 * self.confirm_frames
+                decided = not tr.face_up or (card is not None and (waited or not tr.contested(card))) or waited
                 news = not tr.reported or tr.face_up != tr.reported_face_up
                 if tr.reported and not news and tr.face_up and card is not None and tr.reported_card is None:
                     tr.reported_card = card  # named late: said when it leaves, not as a second card
@@ -220,7 +229,7 @@ class CardTracker:
             elif d.face_up:
                 tr.pending_unnamed += 1
                 if d.guess is not None:
-                    tr.pending_guesses[d.guess] = tr.pending_guesses.get(d.guess, 0) + 1
+                    tr.pending_guesses.setdefault(d.guess, []).append(d.confidence)
             if tr.other_run < self.confirm_frames:
                 return  # one odd frame does not turn a card over
             # Turned over in place: identity evidence starts again from this face.
@@ -243,7 +252,7 @@ class CardTracker:
                 tr.unknown_votes += 1.0
                 tr.unnamed += 1
                 if d.guess is not None:
-                    tr.guesses[d.guess] = tr.guesses.get(d.guess, 0) + 1
+                    tr.guesses.setdefault(d.guess, []).append(d.confidence)
 
 
 def _size(d: CardFound) -> float:

@@ -241,3 +241,24 @@ def test_DEAL_PLAYER_EXPOSED_a_card_turned_up_that_no_frame_names_carries_the_gu
     for n in range(10):
         events += t.update(n * 66, [board, guessed(None, js, centre=(300.0, 400.0))])
     assert [(str(e.zone), e.card, e.guess) for e in events] == [("board", js, None), ("seat:2", None, None)]
+
+
+def test_DEAL_DECK_a_name_some_frames_read_in_the_other_suit_of_its_colour_is_not_reported():
+    # Seed 15 of the camera loop: a queen of clubs on the board read Qs at 0.953 in two frames
+    # of three and leaning to Qc at 0.815 in the third. Reported Qs at its fifth frame, she raised
+    # "the shoe read Qc but the camera saw Qs" on a clean hand.
+    import dataclasses
+
+    qs, qc = Card.parse("Qs"), Card.parse("Qc")
+
+    def seen(third) -> list:
+        t = CardTracker(confirm_frames=3, leave_frames=3, min_confidence=0.8)
+        events = []
+        for n in range(9):
+            f = found(qs, conf=0.953, zone="board") if n % 3 != 2 else dataclasses.replace(found(None, conf=0.815, zone="board"), guess=third)
+            events += t.update(n * 66, [f])
+        return [(e.card, e.guess) for e in events if isinstance(e, CardSeen)]
+
+    assert seen(qc) == [(None, qc)]  # the disputed name waits its six frames, and is not sure enough
+    assert seen(None) == [(qs, None)]  # frames that lean nowhere: named, as before
+    assert seen(Card.parse("4d")) == [(qs, None)]  # a name no misread of the Qs makes does not dispute it
