@@ -167,7 +167,7 @@ class CardTracker:
                 # A face-up card waits a little for a confident name before it is reported unnamed,
                 # and a name its frames dispute (a club read as a spade in some) waits as long.
                 waited = tr.face_frames >= 2 * self.confirm_frames
-                decided = not tr.face_up or (card is not None and (waited or not tr.contested(card))) or waited
+                decided = not tr.face_up or waited or (card is not None and not tr.contested(card))
                 news = not tr.reported or tr.face_up != tr.reported_face_up
                 if tr.reported and not news and tr.face_up and card is not None and tr.reported_card is None:
                     tr.reported_card = card  # named late: said when it leaves, not as a second card
