@@ -510,7 +510,7 @@ class Detector:
                 ys, xs = np.nonzero(part.mask)
                 pieces = _split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
             for piece in pieces:
-                box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece)))
+                box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
                 c = box.mean(axis=0)
                 out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
         return out
@@ -677,6 +677,19 @@ def _not_card_shaped(mask: np.ndarray) -> bool:
     box (an arc, a ring): no card, pair or short row of cards is."""
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(mask))
     return max(w, h) > ELONGATED * max(1.0, min(w, h)) or cv2.countNonZero(mask) < HOLLOW * w * h
+
+
+def _row_ends(pts: np.ndarray) -> np.ndarray:
+    """The first and last point of each row of ``pts`` (x, y; in row order, as ``np.nonzero``
+    gives pixels): every other point lies between them, so they have the same hull.
+
+    >>> _row_ends(np.array([[2, 0], [3, 0], [4, 0], [1, 1], [5, 1], [6, 1], [9, 2]], np.float32)).tolist()
+    [[2.0, 0.0], [4.0, 0.0], [1.0, 1.0], [6.0, 1.0], [9.0, 2.0]]
+    """
+    rows = pts[:, 1]
+    first = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
+    last = np.r_[first[1:] - 1, len(pts) - 1]
+    return pts[np.union1d(first, last)]
 
 
 def _split(pts: np.ndarray, k: int) -> list[np.ndarray]:

@@ -149,8 +149,9 @@ def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray, claimed: bool
     (worked out once for all reads)."""
     hy = seen.hys[n]
     suit_px = float(sizes[hy.suit_id])
-    sized = np.nonzero((sizes >= PIP_SIZE[0] * suit_px) & (sizes <= PIP_SIZE[1] * suit_px))[0].tolist()
-    ids = np.array([k for k in sized if k != 0 and k != hy.suit_id and k not in hy.rank_ids], np.intp)  # 0: the paper round the print
+    sized = (sizes >= PIP_SIZE[0] * suit_px) & (sizes <= PIP_SIZE[1] * suit_px)
+    sized[[0, hy.suit_id, *hy.rank_ids]] = False  # 0: the paper round the print
+    ids = np.nonzero(sized)[0]
     xy = blobs.centroids[ids].astype(np.float64)
     share = _shares(seen.outlines[n : n + 1], xy)[0]
     on_card = _inside(share)

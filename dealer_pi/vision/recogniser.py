@@ -365,13 +365,16 @@ class Recogniser:
         scales: tuple[float, ...] = (1.0,),
         small_scales: tuple[float, ...] = (),
         pips: bool = True,
+        stock_only: bool = True,
     ) -> None:
         """``scales`` other than 1 read the picture again resized (stills: see ``STILL_SCALES``);
         ``small_scales`` too, for pictures no longer than ``SMALL_PICTURE_PX``. ``pips``: a
         number card's pips are asked before its index names it (see :mod:`.pips`); off only
-        to measure what that costs."""
+        to measure what that costs. ``stock_only``: a camera frame's dark print is read only on
+        and round white card stock (see :meth:`read`); off only to measure what that saves."""
         self.both_polarities = both_polarities
         self.pips = pips
+        self.stock_only = stock_only
         self.scales = scales
         self.small_scales = small_scales
         base = model or IndexModel.load()
@@ -390,7 +393,9 @@ class Recogniser:
 
         ``glyph_px``, when known (the size of rank glyphs in recent frames),
         narrows the search to glyphs of about that size: pips and picture
-        fragments of other sizes are not even considered, which saves most of the work.
+        fragments of other sizes are not even considered, which saves most of the work. Its dark
+        print is then read only on and round white card stock, as an enlarged picture's is: the
+        hole cards' backs are left out (a colourless picture, or one without stock, is read whole).
         """
         reads: list[IndexRead] = []
         # Whether the picture has colour at all is the whole picture's, not a resized box's.
@@ -399,14 +404,17 @@ class Recogniser:
         scales = self.scales + (self.small_scales if small else ())
         # Dark print that is an index lies on white card stock. Enlarged, a back's pattern breaks
         # into glyph-sized blobs by the thousand: an enlarged picture's dark print is read only there.
-        on_stock = _within(region, near_card_stock(bgr)) if any(scale > 1.0 for scale in scales) else region
+        # So is a camera frame's (its glyph size known): the hole cards' backs gave most of its
+        # glyph pairs, every one of them run through the networks to read as no index.
+        live = glyph_px > 0 and self.stock_only
+        on_stock = _within(region, near_card_stock(bgr)) if live or any(scale > 1.0 for scale in scales) else region
         for scale in scales:
             params = self.params
             if glyph_px > 0:
                 px = glyph_px * scale
                 params = dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, int(1.7 * px) + 1))
             for light in (False, True) if self.both_polarities else (False,):
-                where = on_stock if scale > 1.0 and not light else region
+                where = on_stock if (scale > 1.0 or live) and not light else region
                 resized = (bgr, where, (0, 0)) if scale == 1.0 else _resized(bgr, where, scale, params)
                 if resized is None:
                     continue

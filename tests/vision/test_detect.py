@@ -498,3 +498,32 @@ def test_DEAL_HOLE_COUNT_a_pair_fanned_almost_on_top_of_each_other_is_two_on_a_d
         down = [f.centre for f in found if not f.face_up]
         assert len(down) == 3, (seed, down)
         assert {f.card for f in found if f.card is not None} <= {Card.parse(c) for c in ("Ah", "7c", "Qd")}
+
+
+def test_DEAL_HOLE_COUNT_a_camera_frame_reads_print_only_on_card_stock_and_finds_the_cards_reading_the_backs_finds(monkeypatch) -> None:
+    """Mid-hand, most of a frame's ink is the hole cards' backs: a camera stream (its glyph size
+    known) reads dark print only on and round white card stock. The backs give no glyph pairs to
+    run through the networks, and every card is found as reading them too finds it."""
+    import dealer_pi.vision.recogniser as recogniser_module
+
+    table = {"board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "2h")],
+             **{f"seat:{s}": [None, None] for s in (1, 3, 5, 7)}, "burn": [None]}
+    frames = [render_table_frame(table, seed=s) for s in range(3)]
+    pairs: list[int] = []
+    propose = recogniser_module.hypotheses_from_blobs
+    monkeypatch.setattr(recogniser_module, "hypotheses_from_blobs", lambda blobs, params: pairs.append(len(hy := propose(blobs, params))) or hy)
+
+    def found(stock_only: bool) -> tuple[list[list[tuple[str, bool, int, int]]], int]:
+        det = Detector(Recogniser(stock_only=stock_only), follow_scale=True)
+        det.detect(frames[0])  # the glyph size to follow
+        assert det.glyph_px > 0
+        pairs.clear()
+        cards = [sorted((str(c.card), c.face_up, round(c.centre[0]), round(c.centre[1])) for c in det.detect(f)) for f in frames]
+        return cards, sum(pairs)
+
+    on_stock, few = found(True)
+    everywhere, many = found(False)
+    assert on_stock == everywhere
+    assert sum(c[1] is False for c in on_stock[0]) >= 8  # the hole cards and the burn, face down
+    assert {c[0] for c in on_stock[0]} >= {"Ah", "Kd", "7s", "2h"}
+    assert few * 3 < many
