@@ -14,6 +14,8 @@ index reads are used, so ``detect`` still works on any photo.
 
 from __future__ import annotations
 
+import collections
+import hashlib
 import math
 from dataclasses import dataclass, replace
 from typing import Any
@@ -68,6 +70,7 @@ ELONGATED = 2.7
 # more, a piece of the rail's arc far less.
 HOLLOW = 0.5
 FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, as not_felt says
+SPLITS_KEPT = 32  # face-down piles whose split a detector remembers (a table holds a dozen at most)
 
 
 @dataclass(frozen=True)
@@ -387,7 +390,7 @@ class Detector:
         table_in_middle: bool = False,
         regions: RegionClassifier | None = None,
     ) -> None:
-        """``follow_scale``: for a camera stream, reuse the glyph size of the last frame (much faster).
+        """``follow_scale``: for a camera stream, look for print of the glyph size last read (much faster).
         ``table_in_middle``: for a still, whose corners may show the floor round the table, take
         the table's colour from the middle of the picture (:func:`table_colour`); a camera over
         the table sees mostly table, and a frame's middle may be a close-up card.
@@ -401,6 +404,7 @@ class Detector:
         self.table_in_middle = table_in_middle
         self.glyph_px = 0.0
         self.regions = regions
+        self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         cards, parts = self.survey(bgr)
@@ -420,8 +424,11 @@ class Detector:
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px)
         if self.follow_scale:
             sizes = [r.size for r in reads if r.card is not None]
-            # The camera does not zoom: once cards are read, later frames look for glyphs of that size.
-            self.glyph_px = float(np.median(sizes)) if len(sizes) >= 2 else 0.0
+            # The camera does not zoom: once cards are read, later frames look for glyphs of that
+            # size, also while no card lies face up (a new hand's deal): otherwise those frames
+            # read every size of print on the whole table, most of it the backs' patterns.
+            if len(sizes) >= 2:
+                self.glyph_px = float(np.median(sizes))
         cards = self._group_reads(reads)
         if region is None:
             return cards, []
@@ -508,12 +515,25 @@ class Detector:
                 pieces = [np.vstack(outlines).reshape(-1, 2).astype(np.float32)]
             else:
                 ys, xs = np.nonzero(part.mask)
-                pieces = _split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
+                pieces = self._split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
             for piece in pieces:
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
                 c = box.mean(axis=0)
                 out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
         return out
+
+    def _split(self, pts: np.ndarray, k: int) -> list[np.ndarray]:
+        """:func:`_split`, remembered: a pile of face-down cards lies still for most of a hand, and
+        the felt mask it comes from is worked out at quarter size, so frame after frame gives
+        the very same pixels (nine splits in ten in the camera loop), and the same split."""
+        key = hashlib.blake2b(pts.tobytes(), digest_size=16, salt=k.to_bytes(16, "little")).digest()
+        if key in self._splits:
+            self._splits.move_to_end(key)
+            return self._splits[key]
+        pieces = self._splits[key] = _split(pts, k)
+        while len(self._splits) > SPLITS_KEPT:
+            self._splits.popitem(last=False)
+        return pieces
 
     def unread_parts(self, bgr: np.ndarray, region: np.ndarray, cards: list[CardFound], reads: list[IndexRead],
                      felt: np.ndarray) -> tuple[list[CardFound], list[Part]]:

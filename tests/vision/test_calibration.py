@@ -117,8 +117,11 @@ def test_pipeline_calibrates_itself_and_reports_a_face_down_card_in_its_zone():
         events += pipe.process(n * 66, frame_)
     assert pipe.stats()["calibrated"] == "yes"
     assert [(e.zone, e.face_up, e.card) for e in events if isinstance(e, CardSeen)] == [(Zone.parse("board"), False, None)]
-    # The camera is knocked: noticed at the next check, zones re-fitted from the markers.
+    # The camera is knocked: noticed at the next check, zones re-fitted from the markers, and the
+    # size of print it followed is looked for again (the camera may be nearer the table now).
+    pipe.detector.glyph_px = 15.0
     moved = cv2.warpPerspective(table, camera_homography((30.0, 10.0)), (1280, 720))
     for n in range(4, 4 + pipe.watch_every + 1):
         pipe.process(n * 66, moved)
     assert pipe.stats()["camera_moves"] >= 1 and pipe.last_watch is not None and pipe.last_watch.state == "moved"
+    assert pipe.detector.glyph_px == 0.0

@@ -527,3 +527,38 @@ def test_DEAL_HOLE_COUNT_a_camera_frame_reads_print_only_on_card_stock_and_finds
     assert sum(c[1] is False for c in on_stock[0]) >= 8  # the hole cards and the burn, face down
     assert {c[0] for c in on_stock[0]} >= {"Ah", "Kd", "7s", "2h"}
     assert few * 3 < many
+
+
+def test_DEAL_HOLE_COUNT_a_new_hands_deal_is_read_at_the_glyph_size_of_the_last_cards_seen_face_up() -> None:
+    """The camera does not zoom: while a new hand is dealt face down, the detector keeps looking
+    for print of the size it last read (not every size on the whole table), and counts the backs
+    as a fresh detector does."""
+    board = {"board": [Card.parse(c) for c in ("Ah", "Kd", "7s")]}
+    dealt = {f"seat:{s}": [None, None] for s in (1, 3, 5)}
+    det = Detector(card_height_px=130.0, follow_scale=True)  # the card size from the config, as the camera's
+    det.detect(render_table_frame(board, seed=1))
+    size = det.glyph_px
+    assert size > 0
+    frame = render_table_frame(dealt, seed=2)
+    following = det.detect(frame)
+    assert det.glyph_px == size
+    fresh = Detector(card_height_px=130.0, follow_scale=True).detect(frame)
+    assert sum(not f.face_up for f in following) == sum(not f.face_up for f in fresh) == 6
+    assert not any(f.face_up for f in following)
+
+
+def test_DEAL_HOLE_COUNT_a_pile_lying_still_is_split_once_and_the_same_way_in_every_frame(monkeypatch) -> None:
+    import dealer_pi.vision.detect as detect_module
+
+    frame = render_table_frame({"seat:2": [None, None, None], "seat:6": [None, None]}, seed=4)
+    splits: list[int] = []
+    split = detect_module._split
+    monkeypatch.setattr(detect_module, "_split", lambda pts, k: splits.append(k) or split(pts, k))
+    det = Detector(card_height_px=130.0, follow_scale=True)
+    first = det.detect(frame)
+    made = len(splits)
+    again = det.detect(frame)
+    assert made >= 1 and len(splits) == made  # split in the first frame, remembered in the second
+    assert [(f.face_up, f.corners) for f in again] == [(f.face_up, f.corners) for f in first]
+    assert sum(not f.face_up for f in first) == 5
+    assert [(f.face_up, f.corners) for f in Detector(card_height_px=130.0).detect(frame)] == [(f.face_up, f.corners) for f in first]
