@@ -424,6 +424,45 @@ def test_DEAL_BURN_a_folded_hand_reaching_the_muck_after_the_burn_is_not_where_t
     assert s.snapshot()["hand"]["board"] == ["7c", "8d", "9s"]
 
 
+def _folded_before_the_flop() -> TableSession:
+    s = session({"1": 1000, "2": 1000, "3": 1000}, profile="roberts")
+    _deal(s)
+    s.feed(PlayerAction(s.legal_actions().seat, ActionKind.FOLD))
+    while (la := s.legal_actions()) is not None:
+        s.feed(PlayerAction(la.seat, ActionKind.CHECK if la.can_check else ActionKind.CALL))
+    return s
+
+
+def test_DEAL_DECK_a_folded_hands_second_card_seen_in_the_muck_after_a_flop_card_landed_is_not_the_next_card() -> None:
+    """The camera path at seed 16: a player folds before the flop; the camera sees one of his
+    cards reach the muck at once, the other only after the burn, the flop's first card on the
+    board and the second card drawn (the muck pile's count lagged eight frames). The muck is not
+    where that second card went: it lands on the board, and nothing is wrong."""
+    s = _folded_before_the_flop()
+    muck = CardSeen(Zone("muck"), False, None)
+    flop = [Card.parse(c) for c in ("7c", "8d", "9s")]
+    events = feed(s, [muck, ShoeDraw(Card.parse("2c")), CardSeen(Zone("burn"), False, None),
+                      ShoeDraw(flop[0]), CardSeen(Zone("board"), True, flop[0]),
+                      ShoeDraw(flop[1]), muck, CardSeen(Zone("board"), True, flop[1]),
+                      ShoeDraw(flop[2]), CardSeen(Zone("board"), True, flop[2])])
+    assert [(e.rule, e.verdict) for e in events if isinstance(e, AlertRaised)] == []
+    assert s.snapshot()["hand"]["board"] == ["7c", "8d", "9s"]
+
+
+def test_DEAL_BURN_once_a_folded_hand_is_all_in_the_muck_a_drawn_card_seen_there_is_where_it_went() -> None:
+    """Both folded cards seen in the muck: the next card the muck gets after a draw is the drawn
+    card (burned into the muck), as before any fold; the flop then needs no other burn."""
+    s = _folded_before_the_flop()
+    muck = CardSeen(Zone("muck"), False, None)
+    flop = [Card.parse(c) for c in ("7c", "8d", "9s")]
+    observations: list[Observation] = [muck, muck, ShoeDraw(Card.parse("2c")), muck]
+    for card in flop:
+        observations += [ShoeDraw(card), CardSeen(Zone("board"), True, card)]
+    events = feed(s, observations)
+    assert [(e.rule, e.verdict) for e in events if isinstance(e, AlertRaised)] == []
+    assert s.snapshot()["hand"]["board"] == ["7c", "8d", "9s"]
+
+
 def test_POT_SHOW_BOTH_a_card_exposed_during_the_betting_counts_as_shown_at_the_showdown() -> None:
     """A player turns a card up during the betting (DEAL-PLAYER-EXPOSED) and it stays face up. At
     the showdown the camera reports only the card turned then: the hand is shown with both, the

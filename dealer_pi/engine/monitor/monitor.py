@@ -211,8 +211,11 @@ class DealMonitor:
         if isinstance(obs, ShoeDraw):
             self._draw(step, at, obs.card, view)
         elif isinstance(obs, CardSeen):
-            # A folded hand seen reaching the muck only after the next draw is not where that card went.
-            if self._d.pending is not None and not (obs.zone.kind == "muck" and self._d.fold_to_muck):
+            # A folded hand seen reaching the muck only after the next draws is not where they went.
+            folded = obs.zone.kind == "muck" and self._d.fold_to_muck > 0
+            if folded:
+                self._d.fold_to_muck -= 1
+            if self._d.pending is not None and not folded:
                 self._landing(step, at, obs, view)
             else:
                 self._sighting(step, at, obs, view)
@@ -224,7 +227,7 @@ class DealMonitor:
             self._d.actions_since_board += 1
             self._d.swallow = 0
             if isinstance(obs, PlayerAction) and obs.action is ActionKind.FOLD:
-                self._d.fold_to_muck = True
+                self._d.fold_to_muck += len(self._d.hole.get(obs.seat, ())) or 2
         elif isinstance(obs, DealerDeclaration):
             if obs.declare is Declaration.CARDS_OUT and not self._d.deal_done and self._d.order:
                 self._deal_end(step, at, view)
@@ -276,10 +279,6 @@ class DealMonitor:
     def _landing(self, step: Step, at: int, obs: CardSeen, view: BettingView) -> None:
         shoe_card = self._d.pending[1] if self._d.pending else None
         self._d.pending = None
-        if obs.zone.kind in ("seat", "board"):
-            # A burn does not close the window: a folded hand's second card can reach the muck
-            # after the burn has landed, while the street's first card is being drawn.
-            self._d.fold_to_muck = False
         self._d.last_zone = str(obs.zone)
         cam = obs.card if obs.confidence >= MIN_CONFIDENCE else None
         card = shoe_card or cam

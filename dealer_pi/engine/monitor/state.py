@@ -98,7 +98,9 @@ class DealState:
     open: dict[str, OpenAlert] = field(default_factory=dict)  # alerts belong to their hand
     misdeal_alert: str | None = None
     shown: dict[int, list[Card]] = field(default_factory=dict)
-    fold_to_muck: bool = False  # a hand was folded since a card last landed at a seat or on the board: the muck's next cards are it
+    # Folded hands' cards not yet seen in the muck: the muck's next cards are those, however many
+    # draws later the camera sees them land (a pile's count can lag by several frames).
+    fold_to_muck: int = 0
     unseen_hole: dict[int, int] = field(default_factory=dict)  # hole cards taken as dealt to a seat, not seen landing
     shown_done: set[int] = field(default_factory=set)  # seats whose hand is shown (HandShown given)
     shown_unread: dict[int, int] = field(default_factory=dict)  # face-up cards at a seat the camera could not name
