@@ -18,7 +18,9 @@ were the index's suit glyph, turned the way it is printed (upside down beyond th
   (a 3 read on an 8 of hearts) from borrowing the eight hearts' certainty.
 * **Courts**: a jack, queen or king prints its suit beside the figure, once in each half of the
   picture, larger than the index's. A court unsure of its suit is settled by one such sign
-  (the other half lies under the next card where a hand is fanned), and no more than two may read.
+  (the other half lies under the next card where a hand is fanned), and no more than two may read;
+  one sure sign of another suit, with none of its own, leaves it unnamed (the other corner's
+  suit glyph counts here: two corners that disagree are no name).
 """
 
 from __future__ import annotations
@@ -107,7 +109,10 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
         mine = probs[start : start + len(ps)]
         start += len(ps)
         printed, least = _prints(int(seen.cards[n]) // 4)
-        if outvoted(mine, suit, rivals):
+        # A court unsure of its suit, whose only sure sign reads another suit, is not named: its
+        # other sign may lie under the frame or the next card, so one against it is enough.
+        court_unsure = n in unsure and int(seen.cards[n]) // 4 in COURT_RANKS
+        if outvoted(mine, suit, rivals, least=1 if court_unsure else VOUCHERS):
             doubted.add(n)
         elif n in unsure and vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST, least):
             # Counted against the rank, the pips are all those on the card, whichever index is
@@ -172,8 +177,8 @@ def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray, claimed: bool
     return out
 
 
-def outvoted(suit_probs: np.ndarray, suit: int, rivals: Collection[int]) -> bool:
-    """Whether the pips read surely as one of ``rivals`` outnumber those read as ``suit``.
+def outvoted(suit_probs: np.ndarray, suit: int, rivals: Collection[int], least: int = VOUCHERS) -> bool:
+    """Whether at least ``least`` pips read surely as one of ``rivals``, more than read as ``suit``.
 
     ``suit_probs``: the suit head's five probabilities (c, d, h, s, not a suit) per pip."""
     if not len(suit_probs):
@@ -181,7 +186,7 @@ def outvoted(suit_probs: np.ndarray, suit: int, rivals: Collection[int]) -> bool
     said = _sure_suits(suit_probs)
     said = said[said >= 0]
     against = int(np.isin(said, list(rivals)).sum())
-    return against >= 2 and against > int((said == suit).sum())
+    return against >= least and against > int((said == suit).sum())
 
 
 def _sure_suits(suit_probs: np.ndarray) -> np.ndarray:
