@@ -109,10 +109,9 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
         mine = probs[start : start + len(ps)]
         start += len(ps)
         printed, least = _prints(int(seen.cards[n]) // 4)
-        # A court unsure of its suit, whose only sure sign reads another suit, is not named: its
-        # other sign may lie under the frame or the next card, so one against it is enough.
-        court_unsure = n in unsure and int(seen.cards[n]) // 4 in COURT_RANKS
-        if outvoted(mine, suit, rivals, least=1 if court_unsure else VOUCHERS):
+        # A read unsure of its suit is doubted by as many sure signs as would settle it: one for a
+        # court, whose other sign may lie under its frame or the next card.
+        if outvoted(mine, suit, rivals, least=least if n in unsure else VOUCHERS):
             doubted.add(n)
         elif n in unsure and vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST, least):
             # Counted against the rank, the pips are all those on the card, whichever index is
@@ -127,7 +126,7 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
 
 def _prints(rank: int) -> tuple[int, int]:
     """How many suit signs a card of rank class ``rank`` prints larger than its index, and how
-    many of them must vouch."""
+    many of them must vouch for a suit read unsure (or stand against it)."""
     return (COURT_PRINTS, COURT_VOUCHERS) if rank in COURT_RANKS else (rank + 2, VOUCHERS)
 
 
