@@ -37,6 +37,7 @@ shown face up there goes back into the deck at the bottom
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Union
@@ -145,10 +146,18 @@ class CardTracker:
             self._observe(tr, d)
             self.tracks.append(tr)
             used_t.add(len(self.tracks) - 1)
+        hidden = {ti for ti, tr in enumerate(self.tracks)
+                  if ti not in used_t and tr.reported and covered is not None and covered(tr.centre, tr.size)}
+        # Face-down cards have no names to tell them apart, so their count is what a zone holds: a pile
+        # cut another way gives a card a second track while the first is still held, and only as many
+        # face-down cards are reported as a zone's frame shows (the held ones among them).
+        shown = Counter(d.zone for d in dets if not d.face_up)
+        laid = Counter(tr.zone for ti, tr in enumerate(self.tracks)
+                       if (ti in used_t or ti in hidden) and tr.reported and tr.reported_face_up is False and not tr.face_up)
         keep: list[Track] = []
         for ti, tr in enumerate(self.tracks):
             if ti not in used_t:
-                if tr.reported and covered is not None and covered(tr.centre, tr.size):
+                if ti in hidden:
                     tr.misses = 0  # hidden, not gone (a card not yet reported has to show itself)
                 else:
                     tr.misses += 1
@@ -171,6 +180,10 @@ class CardTracker:
                 news = not tr.reported or tr.face_up != tr.reported_face_up
                 if tr.reported and not news and tr.face_up and card is not None and tr.reported_card is None:
                     tr.reported_card = card  # named late: said when it leaves, not as a second card
+                if decided and news and not tr.reported and not tr.face_up:
+                    if laid[tr.zone] >= shown[tr.zone]:
+                        continue  # the zone's face-down cards are all reported: a re-cut, not a card more
+                    laid[tr.zone] += 1
                 if decided and news:
                     conf = share if tr.face_up else 1.0
                     guess = tr.guess() if tr.face_up and card is None else None

@@ -262,3 +262,42 @@ def test_DEAL_DECK_a_name_some_frames_read_in_the_other_suit_of_its_colour_is_no
     assert seen(qc) == [(None, qc)]  # the disputed name waits its six frames, and is not sure enough
     assert seen(None) == [(qs, None)]  # frames that lean nowhere: named, as before
     assert seen(Card.parse("4d")) == [(qs, None)]  # a name no misread of the Qs makes does not dispute it
+
+
+def test_DEAL_BURN_a_pile_of_four_cut_three_ways_in_turn_is_four_cards():
+    """Measured on the simulated camera (seed 19): two folded hands in the muck, the four backs cut
+    three ways in turn from frame to frame. One cut put a card where no track of the others was, and
+    that track was reported as a fifth muck card, which the monitor took for a second burn."""
+    from dealer_pi.vision.detect import CardFound
+
+    def cut(*quads: tuple[tuple[int, int], ...]) -> list[CardFound]:
+        return [CardFound(None, False, (sum(x for x, _ in q) / 4, sum(y for _, y in q) / 4),
+                          tuple((float(x), float(y)) for x, y in q), 0.9, "muck") for q in quads]
+
+    folded = cut(((1216, 332), (1098, 307), (1115, 229), (1232, 254)), ((1244, 253), (1117, 253), (1117, 165), (1244, 165)))
+    a = cut(((1220, 242), (1117, 242), (1117, 165), (1220, 165)), ((1281, 278), (1194, 231), (1225, 174), (1312, 221)),
+            ((1188, 320), (1109, 320), (1109, 231), (1188, 231)), ((1189, 312), (1186, 230), (1278, 226), (1281, 308)))
+    b = cut(((1265, 319), (1192, 289), (1234, 187), (1307, 217)), ((1120, 335), (1102, 254), (1202, 232), (1220, 313)),
+            ((1221, 265), (1146, 218), (1189, 149), (1264, 196)), ((1178, 250), (1117, 250), (1117, 165), (1178, 165)))
+    c = cut(((1186, 245), (1117, 245), (1117, 165), (1186, 165)), ((1296, 300), (1206, 300), (1206, 205), (1296, 205)),
+            ((1116, 330), (1104, 248), (1205, 234), (1217, 316)), ((1219, 268), (1149, 212), (1201, 147), (1271, 204)))
+    t = CardTracker(confirm_frames=3, leave_frames=5)
+    frames = [folded] * 4 + [a, b, a, a, b, c, c, b, c, a, b, a, a, b, c, c, b, c] * 3
+    events = []
+    for n, dets in enumerate(frames):
+        events += t.update(n * 66, dets, covered=lambda c, s: True)  # the pile lies under every track
+    assert [(type(e).__name__, str(e.zone)) for e in events] == [("CardSeen", "muck")] * 4
+
+
+def test_DEAL_BURN_a_card_more_on_a_pile_cut_anew_is_one_card_more():
+    """The count still grows when a card joins the pile, however the pile is cut."""
+    t = CardTracker(confirm_frames=3, leave_frames=5)
+    two = [found(None, False, zone="burn", centre=(300.0, 300.0)), found(None, False, zone="burn", centre=(330.0, 310.0))]
+    three = [found(None, False, zone="burn", centre=(290.0, 290.0)), found(None, False, zone="burn", centre=(420.0, 300.0)),
+             found(None, False, zone="burn", centre=(350.0, 330.0))]
+    events = []
+    for n in range(6):
+        events += t.update(n * 66, two, covered=lambda c, s: True)
+    for n in range(6, 16):
+        events += t.update(n * 66, three, covered=lambda c, s: True)
+    assert [(type(e).__name__, str(e.zone)) for e in events] == [("CardSeen", "burn")] * 3
