@@ -165,8 +165,8 @@ class Server:
             done.set()
 
         if self._thread is not None and self._thread.is_alive():
-            self._server.trigger.pull_trigger(close_listener)
-            done.wait(5)
+            if self._in_loop(close_listener):
+                done.wait(5)
 
     def close(self) -> None:
         """Stop accepting, let the requests being served finish (5 s at most), then close every
@@ -182,5 +182,17 @@ class Server:
         self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
         self._server.closing = True
         sockets = self._server._map
-        self._server.trigger.pull_trigger(lambda: wasyncore.close_all(sockets))
+        self._in_loop(lambda: wasyncore.close_all(sockets))
         self._thread.join(timeout=5)
+
+    def _in_loop(self, thunk: Any) -> bool:
+        """Run ``thunk`` in the serving loop, or here where the loop can no longer be woken (its
+        wake-up pipe already closed: the loop then goes on only until its poll times out, and a
+        server that cannot be closed must not take the process down with it). False when run here."""
+        try:
+            self._server.trigger.pull_trigger(thunk)
+            return True
+        except OSError as exc:
+            log.warning("the server's loop cannot be woken (%s): closing from %s", exc, threading.current_thread().name)
+            thunk()
+            return False

@@ -160,6 +160,21 @@ def test_stopping_the_server_under_load_ends_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in log and "Bad file descriptor" not in log, log[-3000:]
 
 
+def test_a_server_whose_loop_can_no_longer_be_woken_still_closes(serve: Any) -> None:
+    """The serving loop closes its own wake-up pipe when the pipe fails; closing the server then
+    must neither raise (it took a test run down at teardown) nor leave the port open."""
+    rt, server = serve()
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+    conn.request("GET", "/api/state")
+    assert conn.getresponse().status in (200, 401)
+    conn.close()
+    server._server.trigger.close()
+    server.close()
+    assert server._thread is not None and not server._thread.is_alive()
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", server.port), timeout=2)
+
+
 TGKILL = {"x86_64": 234, "aarch64": 131}  # the Linux system call that signals one thread of a process
 
 
