@@ -406,6 +406,10 @@ class Detector:
         self.regions = regions
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
 
+    def forget_scale(self) -> None:
+        """The camera was moved nearer or further: the glyph size is searched for again."""
+        self.glyph_px = 0.0
+
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         cards, parts = self.survey(bgr)
         cards = cards + self._cards_of(bgr, parts)

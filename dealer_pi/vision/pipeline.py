@@ -189,7 +189,7 @@ class VisionPipeline:
         self.zones = cal
         self.watch = CameraWatch(cal)
         self.gate.reset()
-        self.detector.glyph_px = 0.0  # the camera may have been moved nearer or further: the size is found again
+        self.detector.forget_scale()
 
     @property
     def calibration(self) -> str:
