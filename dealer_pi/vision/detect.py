@@ -26,7 +26,7 @@ import numpy as np
 from dealer_pi.engine.cards import Card, misread_as
 
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
-from .glyphs import frame_brightness, is_paper, region_boxes
+from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import IndexRead, Recogniser
 from .regions import RegionClassifier, by_area, face_down_count
 
@@ -262,10 +262,11 @@ def table_colour(bgr: np.ndarray) -> np.ndarray:
     return colour
 
 
-def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR) -> np.ndarray:
-    """255 where the frame is not felt-coloured; worked out at quarter size, which is plenty for cards."""
+def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR, small: np.ndarray | None = None) -> np.ndarray:
+    """255 where the frame is not felt-coloured; worked out at quarter size, which is plenty for
+    cards (``small``: :func:`.glyphs.quarter` of ``bgr``, if already made)."""
     h, w = bgr.shape[:2]
-    small = cv2.resize(bgr, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    small = quarter(bgr) if small is None else small
     mask = ((felt_distance(small, felt) > threshold) * 255).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
@@ -423,9 +424,11 @@ class Detector:
         else:
             felt = table_colour(bgr) if self.table_in_middle else felt_colour(bgr)
         use_regions = is_felt_like(felt)
-        region = not_felt(bgr, felt) if use_regions else None
+        quartered = quarter(bgr)
+        region = not_felt(bgr, felt, small=quartered) if use_regions else None
         self.last_region = region
-        reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px)
+        reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
+                                     quartered=quartered)
         if self.follow_scale:
             sizes = [r.size for r in reads if r.card is not None]
             # The camera does not zoom: once cards are read, later frames look for glyphs of that

@@ -376,14 +376,21 @@ STOCK_OPEN = 3
 STOCK_REACH = 15
 
 
-def near_card_stock(bgr: np.ndarray) -> np.ndarray | None:
+def quarter(bgr: np.ndarray) -> np.ndarray:
+    """The picture at a quarter of its size: where masks that need not follow single pixels (felt,
+    card stock) are worked out. Made once a frame and handed to each of them."""
+    h, w = bgr.shape[:2]
+    return cv2.resize(bgr, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+
+
+def near_card_stock(bgr: np.ndarray, small: np.ndarray | None = None) -> np.ndarray | None:
     """255 on and round white card stock, at the picture's size: where dark print can be a corner
-    index. Worked out at quarter size. None where colour says nothing (a grey picture) or the
-    picture shows no card stock at all."""
+    index. Worked out at quarter size (``small``, :func:`quarter` of ``bgr``, if already made).
+    None where colour says nothing (a grey picture) or the picture shows no card stock at all."""
     if bgr.ndim != 3:
         return None
     h, w = bgr.shape[:2]
-    small = cv2.resize(bgr, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    small = quarter(bgr) if small is None else small
     stock = is_paper(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), frame_brightness(small)).astype(np.uint8) * 255
     stock = cv2.morphologyEx(stock, cv2.MORPH_OPEN, np.ones((STOCK_OPEN, STOCK_OPEN), np.uint8))
     if not stock.any():

@@ -388,8 +388,10 @@ class Recogniser:
         """Rank and suit probabilities per pair; pairs that cannot make a read get no suit reading."""
         return self.model.probs(feats, rank_floor=READ_FLOOR)
 
-    def read(self, bgr: np.ndarray, region: np.ndarray | None = None, glyph_px: float = 0.0) -> list[IndexRead]:
-        """Every corner index in ``bgr`` (only inside ``region`` if given).
+    def read(self, bgr: np.ndarray, region: np.ndarray | None = None, glyph_px: float = 0.0,
+             quartered: np.ndarray | None = None) -> list[IndexRead]:
+        """Every corner index in ``bgr`` (only inside ``region`` if given; ``quartered``: the picture at
+        quarter size, :func:`.glyphs.quarter`, where the caller has it already).
 
         ``glyph_px``, when known (the size of rank glyphs in recent frames),
         narrows the search to glyphs of about that size: pips and picture
@@ -407,7 +409,7 @@ class Recogniser:
         # So is a camera frame's (its glyph size known): the hole cards' backs gave most of its
         # glyph pairs, every one of them run through the networks to read as no index.
         live = glyph_px > 0 and self.stock_only
-        on_stock = _within(region, near_card_stock(bgr)) if live or any(scale > 1.0 for scale in scales) else region
+        on_stock = _within(region, near_card_stock(bgr, quartered)) if live or any(scale > 1.0 for scale in scales) else region
         for scale in scales:
             params = self.params
             if glyph_px > 0:
