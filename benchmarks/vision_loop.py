@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
+import re
 import statistics
 import sys
 import time
@@ -133,7 +134,8 @@ def main() -> int:
         print(f"    camera alert: {a.rule}/{a.verdict.value}: {a.remedy[:90]}")
     kinds: dict[str, int] = {}
     for d in camera.disagreements:
-        kinds[d.what.split(" at ")[0]] = kinds.get(d.what.split(" at ")[0], 0) + 1
+        what = re.sub(r" at \S+", "", d.what)  # by kind, whatever the zone: "not named" apart from "named as another card"
+        kinds[what] = kinds.get(what, 0) + 1
     for what, count in sorted(kinds.items(), key=lambda kv: -kv[1]):
         print(f"    disagreement x{count}: {what}")
 
