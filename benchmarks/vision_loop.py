@@ -98,10 +98,15 @@ def faults(cam: Timed, n: int, seed: int, only: set[Fault] | None = None) -> dic
         i = 0
         while truth.injected() < n and i < 50 * n:
             profile = PROFILES[i % len(PROFILES)]
-            sim = Simulator(seed=seed * 100_000 + 997 * k + i, profile=profile, faults=[fault], rate=1.0,
-                            players=(3, 6), hands_per_table=2)
+            sim_seed = seed * 100_000 + 997 * k + i
+            sim = Simulator(seed=sim_seed, profile=profile, faults=[fault], rate=1.0, players=(3, 6), hands_per_table=2)
             i += 1
+            start = cam.table.frame_no
             c, t, _, _ = both(cam, sim.table())
+            if c.missed or c.false_alarms:  # where to look: the table, and the camera's frame count when it began
+                print(f"  {fault.value} on {profile} table {sim_seed} (frames from {start}): {len(c.missed)} missed"
+                      + "".join(f", {x.fault.value} wanted {x.rule}/{x.verdict}" for x in c.missed)
+                      + "".join(f", raised {x.rule}/{x.verdict.value}: {x.remedy[:70]}" for x in c.false_alarms), flush=True)
             camera.add(c)
             truth.add(t)
         out[fault] = (camera, truth)
