@@ -173,3 +173,15 @@ def test_DEAL_a_clean_hand_finishes_with_the_tables_own_inputs() -> None:
     s = TableSession(TableSetup.from_dict({"blinds": [5, 10], "seats": SEATS, "button": 2}))
     assert 8 <= finish(s) <= 40
     assert s.hand.is_complete and s.hand.awards
+
+
+def test_DEAL_DECK_a_card_the_shoe_reads_twice_lands_unnamed_so_a_hand_played_on_can_end() -> None:
+    """Found by the search above: the shoe reads the 2c twice (DEAL-DECK), the dealer overrules it
+    and plays on, and two streets come with a card too many. The second 2c landed named, the seat
+    held the 2c twice, and its show could never be taken: the hand could not end."""
+    s = TableSession(TableSetup.from_dict({"profile": "standard", "blinds": [5, 10], "seats": SEATS, "button": 2}))
+    for o in (ShoeDraw(Card.parse("2c")), ShoeDraw(Card.parse("2c")), CardSeen(Zone.parse("seat:5"), False, None, 1.0)):
+        s.feed(o)
+    choices = iter([False] * 11 + [True] + [False] * 11 + [True])
+    finish(s, lambda what: next(choices, False))
+    assert s.hand.is_complete or s.hand_number > 1

@@ -251,7 +251,11 @@ class DealMonitor:
                 self._misdeal(step, at, view, "DEAL-DECK",
                               R.foul_deck(f"{card} came out of the shoe twice in one hand"),
                               f"{card} twice", card=card, lockable=False)
-            self._d.seen[card] = "shoe"
+                # One of the two reads is wrong and nothing says which: where the dealer plays on,
+                # this card lands unnamed, so no seat is left holding one card twice (it could never show).
+                card = None
+            else:
+                self._d.seen[card] = "shoe"
         self._d.pending = (at, card)
 
     def _lost_landing(self, step: Step, at: int, view: BettingView) -> None:
