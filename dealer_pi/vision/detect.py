@@ -262,11 +262,11 @@ def table_colour(bgr: np.ndarray) -> np.ndarray:
     return colour
 
 
-def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR, small: np.ndarray | None = None) -> np.ndarray:
+def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR, quartered: np.ndarray | None = None) -> np.ndarray:
     """255 where the frame is not felt-coloured; worked out at quarter size, which is plenty for
-    cards (``small``: :func:`.glyphs.quarter` of ``bgr``, if already made)."""
+    cards (``quartered``: :func:`.glyphs.quarter` of ``bgr``, if already made)."""
     h, w = bgr.shape[:2]
-    small = quarter(bgr) if small is None else small
+    small = quarter(bgr) if quartered is None else quartered
     mask = ((felt_distance(small, felt) > threshold) * 255).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
@@ -425,7 +425,7 @@ class Detector:
             felt = table_colour(bgr) if self.table_in_middle else felt_colour(bgr)
         use_regions = is_felt_like(felt)
         quartered = quarter(bgr)
-        region = not_felt(bgr, felt, small=quartered) if use_regions else None
+        region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
         self.last_region = region
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
                                      quartered=quartered)

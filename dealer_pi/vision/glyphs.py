@@ -383,14 +383,14 @@ def quarter(bgr: np.ndarray) -> np.ndarray:
     return cv2.resize(bgr, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
 
 
-def near_card_stock(bgr: np.ndarray, small: np.ndarray | None = None) -> np.ndarray | None:
+def near_card_stock(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray | None:
     """255 on and round white card stock, at the picture's size: where dark print can be a corner
-    index. Worked out at quarter size (``small``, :func:`quarter` of ``bgr``, if already made).
+    index. Worked out at quarter size (``quartered``, :func:`quarter` of ``bgr``, if already made).
     None where colour says nothing (a grey picture) or the picture shows no card stock at all."""
     if bgr.ndim != 3:
         return None
     h, w = bgr.shape[:2]
-    small = quarter(bgr) if small is None else small
+    small = quarter(bgr) if quartered is None else quartered
     stock = is_paper(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), frame_brightness(small)).astype(np.uint8) * 255
     stock = cv2.morphologyEx(stock, cv2.MORPH_OPEN, np.ones((STOCK_OPEN, STOCK_OPEN), np.uint8))
     if not stock.any():
