@@ -215,7 +215,9 @@ class DealMonitor:
             folded = obs.zone.kind == "muck" and self._d.fold_to_muck > 0
             if folded:
                 self._d.fold_to_muck -= 1
-            if self._d.pending is not None and not folded:
+            if self._late_sighting(obs):
+                pass
+            elif self._d.pending is not None and not folded:
                 self._landing(step, at, obs, view)
             else:
                 self._sighting(step, at, obs, view)
@@ -279,6 +281,19 @@ class DealMonitor:
             self._burn(step, draw_at, card, view, assumed=True)
 
     # ------------------------------------------------------------ cards landing after a draw
+
+    def _late_sighting(self, obs: CardSeen) -> bool:
+        """A card taken as dealt to a seat unseen (DEAL-ORDER uncertain), seen there only now, while
+        the next card is landing or after the deal: the same card, not one more (never DEAL-ORDER's
+        or DEAL-HOLE-COUNT's misdeal on it). Between draws of the deal :meth:`_sighting` sees to it."""
+        seat = obs.zone.seat
+        if obs.zone.kind != "seat" or obs.face_up or seat is None or not self._d.unseen_hole.get(seat, 0):
+            return False
+        dealing = not self._d.deal_done and bool(self._d.order)
+        if dealing and (self._d.pending is None or seat == self._d.order[self._d.deal_pos % len(self._d.order)]):
+            return False  # a sighting between draws, or the landing of the card now due there
+        self._d.unseen_hole[seat] -= 1
+        return True
 
     def _landing(self, step: Step, at: int, obs: CardSeen, view: BettingView) -> None:
         shoe_card = self._d.pending[1] if self._d.pending else None
