@@ -6,7 +6,9 @@ it (:mod:`.overhead`); the real vision pipeline (built by ``pipeline_from_config
 the frames into ``CardSeen``/``CardLeft``. Those, and not the simulator's, go to the
 :class:`~dealer_pi.engine.table_session.TableSession` with the shoe's draws and the
 players' actions. The simulator's own card observations only check the camera: every
-disagreement is kept (:class:`Disagreement`) and logged.
+disagreement is kept (:class:`Disagreement`) and logged. Where the camera could not read a
+card tabled at the showdown, the simulated dealer names the winners on the tablet before the
+next hand, as the tablet asks a dealer to (POT-CARDS-SPEAK); the miss is still a disagreement.
 
 Time is the camera's: one frame every ``1000 / fps`` ms. After each moment the simulated
 dealer waits for the camera to register it (at most a few frames), as a dealer waits for
@@ -30,8 +32,9 @@ from dealer_pi.config import CameraSection, config_from_dict
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.monitor.alerts import AlertRaised
 from dealer_pi.engine.observations import (
-    CardLeft, CardSeen, DealerDeclaration, Declaration, Observation, Zone,
+    CardLeft, CardSeen, DealerDeclaration, Declaration, Observation, WinnersNamed, Zone,
 )
+from dealer_pi.engine.state import Phase
 from dealer_pi.engine.table_session import TableSession
 
 from .faults import Fault
@@ -150,18 +153,31 @@ class CameraTable:
                 return
             run.alerts += [CameraAlert(e, i, self.frame_no) for e in events if isinstance(e, AlertRaised)]
 
+        def tell(obs: Observation, i: int) -> None:  # the shoe, the dealer and the players: as they happen
+            obs = dataclasses.replace(obs, ts_ms=self._input_ts())
+            if self.recorder is not None:
+                self.recorder.input(obs.ts_ms, obs)
+            feed(obs, i)
+
+        # The hand as the simulator dealt it: whom the dealer pays where the camera could not read a
+        # tabled card and the showdown waits on the tablet (POT-CARDS-SPEAK).
+        truth = TableSession(table.setup)
         for i, obs in enumerate(table.observations()):
             if until is not None and i > until:
                 break
             run.played_at.append(self.frame_no)
             expect = hand.apply(obs, i)
             if not is_camera(obs):
-                obs = dataclasses.replace(obs, ts_ms=self._input_ts())
-                if self.recorder is not None:
-                    self.recorder.input(obs.ts_ms, obs)
-                feed(obs, i)
+                if isinstance(obs, DealerDeclaration) and obs.declare is Declaration.NEW_HAND:
+                    for named in winners_unread(session, truth):
+                        tell(named, i)
+                tell(obs, i)
                 if isinstance(obs, DealerDeclaration) and obs.declare in (Declaration.NEW_HAND, Declaration.MISDEAL):
                     run.deals.append(i)
+            try:
+                truth.feed(obs)
+            except (RuleViolation, InputError):
+                pass  # refused on the truth path too: the camera path's refusal is what is counted
             while expect is not None:
                 got = self.film(felt, expect, lambda o: feed(o, i))
                 run.disagreements += [Disagreement(i, self.frame_no, w) for w in compare(expect, got, felt)]
@@ -205,6 +221,16 @@ class CameraTable:
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None
+
+
+def winners_unread(session: TableSession, truth: TableSession) -> list[WinnersNamed]:
+    """What a dealer names on the tablet when the showdown waits on a card the camera did not read:
+    the winners of each pot still unpaid, as the simulator's hand paid it."""
+    st = session.hand
+    if st.phase is not Phase.SHOWDOWN or not truth.hand.is_complete:
+        return []
+    paid = {a.pot for a in st.awards}
+    return [WinnersNamed(a.pot, tuple(seat for seat, _ in a.shares)) for a in truth.hand.awards if a.pot not in paid]
 
 
 def tick_off(obs: Observation, want: list[tuple[str, bool, Any]], leave: list[str]) -> None:

@@ -63,3 +63,33 @@ def test_a_dealing_fault_made_in_front_of_the_camera_is_caught_with_its_rule(fau
     assert [(f, r) for f, r, _ in caught] == [(fault, rule)], (score.missed, score.false_alarms, run.disagreements)
     assert score.false_alarms == []
     assert 0 <= caught[0][2] <= 12  # frames from the fault to its alert
+
+
+def test_POT_CARDS_SPEAK_a_showdown_card_the_camera_missed_is_paid_as_the_dealer_names_the_winners() -> None:
+    from dealer_pi.engine.observations import CardSeen, DealerDeclaration, Declaration
+    from dealer_pi.engine.state import Phase
+    from dealer_pi.sim.camera_table import winners_unread
+
+    for seed in range(40):  # the first table whose first hand is settled by cards shown at seats
+        table = Simulator(seed=seed, profile="standard", players=(3, 4), hands_per_table=2).table()
+        obs = list(table.observations())
+        end = next(i for i, o in enumerate(obs) if isinstance(o, DealerDeclaration) and o.declare is Declaration.NEW_HAND)
+        shown = [i for i, o in enumerate(obs[:end]) if isinstance(o, CardSeen) and o.face_up and o.zone.kind == "seat"]
+        if shown:
+            break
+    else:
+        pytest.fail("no simulated hand went to a showdown")
+    truth, camera = TableSession(table.setup), TableSession(table.setup)
+    for i, o in enumerate(obs[:end]):
+        truth.feed(o)
+        if i != shown[-1]:  # the camera never read the last card tabled
+            camera.feed(o)
+    assert camera.hand.phase is Phase.SHOWDOWN and truth.hand.is_complete
+    named = winners_unread(camera, truth)
+    assert named and [w.pot for w in named] == sorted({a.pot for a in truth.hand.awards})
+    for w in named:
+        camera.feed(w)
+    assert camera.hand.is_complete
+    assert camera.hand.final_stacks() == truth.hand.final_stacks()  # paid as the cards would have paid it
+    assert winners_unread(camera, truth) == []  # nothing more to name
+    camera.feed(obs[end])  # and the next hand can start
