@@ -44,6 +44,12 @@ COURT_PRINTS = 2  # suit signs in a court's picture
 COURT_VOUCHERS = 1  # the other half's sign lies under the next card where a court is fanned
 IS_SUIT = 0.5  # a pip read as "not a suit" this surely is no pip (a rank glyph, a picture's fold)
 SURE = 0.95  # a pip's suit counts when this sure among the four: the drawn deck's 12-pixel club pips read as spades at up to 0.94
+# A pip stands against the index only when this sure of its suit before the "not a suit" share
+# is set aside: the drawn deck's 10 of clubs at 1080p has pips read 0.46-0.69 spade with 0.28-0.52
+# "not a suit" (0.96 spade among the four), which took its name away in two frames of three. For
+# the index such pips still count: a real 8 of clubs (WIN_20240627_17_18_46) is vouched for by
+# club pips read 0.52-0.72 with the same doubt, and no floor tells the two apart.
+AGAINST_AT_LEAST = 0.75
 VOUCH_SIZE = 1.15  # a pip vouches only when this much larger than the index's suit glyph (the drawn deck's: 1.25)
 OTHER_INDEX_REACH = 1.5  # rank glyph heights round the other corner's suit glyph, which vouches for nothing
 VOUCHERS = 2  # pips that must agree, with none against, for the suit to be settled
@@ -184,14 +190,16 @@ def outvoted(suit_probs: np.ndarray, suit: int, rivals: Collection[int], least: 
         return False
     said = _sure_suits(suit_probs)
     said = said[said >= 0]
-    against = int(np.isin(said, list(rivals)).sum())
+    firm = _sure_suits(suit_probs, AGAINST_AT_LEAST)
+    against = int(np.isin(firm, list(rivals)).sum())
     return against >= least and against > int((said == suit).sum())
 
 
-def _sure_suits(suit_probs: np.ndarray) -> np.ndarray:
-    """The suit (0-3) of each pip read surely as one, or -1 (see :data:`SURE`, :data:`IS_SUIT`)."""
+def _sure_suits(suit_probs: np.ndarray, floor: float = 0.0) -> np.ndarray:
+    """The suit (0-3) of each pip read surely as one, or -1 (see :data:`SURE`, :data:`IS_SUIT`;
+    ``floor``: the least probability of that suit among all five, :data:`AGAINST_AT_LEAST`)."""
     suits = suit_probs[:, :4] / np.maximum(suit_probs[:, :4].sum(axis=1, keepdims=True), 1e-9)
-    counted = (suit_probs[:, 4] < IS_SUIT) & (suits.max(axis=1) >= SURE)
+    counted = (suit_probs[:, 4] < IS_SUIT) & (suits.max(axis=1) >= SURE) & (suit_probs[:, :4].max(axis=1) >= floor)
     return np.where(counted, suits.argmax(axis=1), -1)
 
 

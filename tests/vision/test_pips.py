@@ -56,3 +56,13 @@ def test_DEAL_DECK_a_court_picture_sign_vouches_alone_and_only_up_to_the_two_a_c
     assert not vouch(_pips(C, C, C), C, printed=COURT_PRINTS, least=COURT_VOUCHERS)
     assert not vouch(_pips(S, C), C, printed=COURT_PRINTS, least=COURT_VOUCHERS)  # one against: none
     assert not vouch(_pips(C, sure=0.9), C, printed=COURT_PRINTS, least=COURT_VOUCHERS)  # under SURE
+
+
+def test_DEAL_DECK_pips_that_may_be_no_suit_at_all_do_not_outvote_an_index():
+    # The drawn deck's 10 of clubs filmed at 1080p: pips 0.56 spade with 0.42 "not a suit" are
+    # 0.98 spade among the four suits alone, and four of them took the club's name away.
+    weak_spades = _pips(S, S, S, S, sure=0.98, not_a_suit=0.42)
+    assert not outvoted(weak_spades, C, [D, H, S])
+    assert outvoted(_pips(S, S, S, S, sure=0.98, not_a_suit=0.2), C, [D, H, S])  # sure spades still do
+    # For the index they still count: a real 8 of clubs's pips read so and vouch for its clubs.
+    assert vouch(_pips(C, C, C, sure=0.98, not_a_suit=0.4), C, printed=8)
