@@ -142,8 +142,9 @@ def _cut_thin_lines(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray
             continue
         cut = False
         for j in sized:
-            # The part as printed: the opening's rounding given back, a stub of the line with it.
-            part = cv2.dilate((parts == j).view(np.uint8), kernel) & mine
+            # The part as printed: the opening's rounding given back, a stub of the line with it
+            # (pixels already given to a part beside it stay that part's).
+            part = cv2.dilate((parts == j).view(np.uint8), kernel) & (box == c).view(np.uint8)
             ys, xs = np.nonzero(part)
             box[ys, xs] = len(stats) + len(more_stats)
             more_stats.append(_box_of(x, y, xs, ys))
