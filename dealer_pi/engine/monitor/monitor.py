@@ -283,15 +283,17 @@ class DealMonitor:
     # ------------------------------------------------------------ cards landing after a draw
 
     def _late_sighting(self, obs: CardSeen) -> bool:
-        """A card taken as dealt to a seat unseen (DEAL-ORDER uncertain), seen there only now, while
-        the next card is landing or after the deal: the same card, not one more (never DEAL-ORDER's
-        or DEAL-HOLE-COUNT's misdeal on it). Between draws of the deal :meth:`_sighting` sees to it."""
+        """A card taken as dealt to a seat unseen (DEAL-ORDER uncertain), seen there only now (a
+        player's hand lifted): between draws, while the next card is landing or after the deal, the
+        same card, not one more (never DEAL-ORDER's or DEAL-HOLE-COUNT's misdeal on it)."""
         seat = obs.zone.seat
         if obs.zone.kind != "seat" or obs.face_up or seat is None or not self._d.unseen_hole.get(seat, 0):
             return False
-        dealing = not self._d.deal_done and bool(self._d.order)
-        if dealing and (self._d.pending is None or seat == self._d.order[self._d.deal_pos % len(self._d.order)]):
-            return False  # a sighting between draws, or the landing of the card now due there
+        if not self._d.deal_done and self._d.order:
+            if self._d.pending is None and self._d.last_zone == str(obs.zone):
+                return False  # the card just dealt there, reported again: :meth:`_sighting` lets it be
+            if self._d.pending is not None and seat == self._d.order[self._d.deal_pos % len(self._d.order)]:
+                return False  # the landing of the card now due there
         self._d.unseen_hole[seat] -= 1
         return True
 
@@ -635,9 +637,6 @@ class DealMonitor:
             if not self._d.deal_done and not obs.face_up and self._d.order:
                 if self._d.last_zone == str(obs.zone):
                     return  # the card just dealt there, reported again (a second camera, a re-read)
-                if self._d.unseen_hole.get(seat, 0):
-                    self._d.unseen_hole[seat] -= 1
-                    return  # a card taken as dealt there unseen, seen now (a player's hand lifted)
                 expected = self._d.order[self._d.deal_pos % len(self._d.order)]
                 self._uncertain(step, at, "DEAL-DECK", f"a card reached seat {seat} but the shoe did not count it",
                                 seat=seat)
