@@ -189,17 +189,15 @@ def outvoted(suit_probs: np.ndarray, suit: int, rivals: Collection[int], least: 
     if not len(suit_probs):
         return False
     said = _sure_suits(suit_probs)
-    said = said[said >= 0]
-    firm = _sure_suits(suit_probs, AGAINST_AT_LEAST)
+    firm = said[suit_probs[:, :4].max(axis=1) >= AGAINST_AT_LEAST]
     against = int(np.isin(firm, list(rivals)).sum())
     return against >= least and against > int((said == suit).sum())
 
 
-def _sure_suits(suit_probs: np.ndarray, floor: float = 0.0) -> np.ndarray:
-    """The suit (0-3) of each pip read surely as one, or -1 (see :data:`SURE`, :data:`IS_SUIT`;
-    ``floor``: the least probability of that suit among all five, :data:`AGAINST_AT_LEAST`)."""
+def _sure_suits(suit_probs: np.ndarray) -> np.ndarray:
+    """The suit (0-3) of each pip read surely as one, or -1 (see :data:`SURE`, :data:`IS_SUIT`)."""
     suits = suit_probs[:, :4] / np.maximum(suit_probs[:, :4].sum(axis=1, keepdims=True), 1e-9)
-    counted = (suit_probs[:, 4] < IS_SUIT) & (suits.max(axis=1) >= SURE) & (suit_probs[:, :4].max(axis=1) >= floor)
+    counted = (suit_probs[:, 4] < IS_SUIT) & (suits.max(axis=1) >= SURE)
     return np.where(counted, suits.argmax(axis=1), -1)
 
 
