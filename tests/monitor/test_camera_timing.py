@@ -16,6 +16,18 @@ from dealer_pi.engine.observations import observation_from_dict  # noqa: E402
 from dealer_pi.engine.table_session import TableSession, TableSetup  # noqa: E402
 
 
+def _feed(session: TableSession, steps: list[dict[str, object]]) -> list[AlertRaised]:
+    return [e for o in steps for e in session.feed(observation_from_dict(o)) if isinstance(e, AlertRaised)]
+
+
+def _draw(deck: list[str]) -> dict[str, object]:
+    return {"type": "shoe_draw", "card": deck.pop(0), "source": "shoe"}
+
+
+def _down(seat: int) -> dict[str, object]:
+    return {"type": "card_seen", "zone": f"seat:{seat}", "face_up": False, "card": None, "source": "camera"}
+
+
 def test_DEAL_BURN_a_fold_seen_leaving_late_does_not_lose_the_burn_card_landing() -> None:
     session = TableSession(TableSetup.from_dict(H.SETUP))
     deck = [str(c) for c in FULL_DECK]
@@ -27,21 +39,8 @@ def test_DEAL_BURN_a_fold_seen_leaving_late_does_not_lose_the_burn_card_landing(
         {"type": "card_left", "zone": "seat:1", "source": "camera"},  # ... and are seen gone only now
         {"type": "card_seen", "zone": "burn", "face_up": False, "source": "camera"},
     ] + H.street(deck, 3)[2:]
-    alerts = [e for o in steps for e in session.feed(observation_from_dict(o)) if isinstance(e, AlertRaised)]
-    assert alerts == []
+    assert _feed(session, steps) == []
     assert len(session.hand.board) == 3  # the flop went in as usual
-
-
-def _feed(session: TableSession, steps: list[dict[str, object]]) -> list[AlertRaised]:
-    return [e for o in steps for e in session.feed(observation_from_dict(o)) if isinstance(e, AlertRaised)]
-
-
-def _draw(deck: list[str]) -> dict[str, object]:
-    return {"type": "shoe_draw", "card": deck.pop(0), "source": "shoe"}
-
-
-def _down(seat: int) -> dict[str, object]:
-    return {"type": "card_seen", "zone": f"seat:{seat}", "face_up": False, "card": None, "source": "camera"}
 
 
 def test_DEAL_ORDER_a_card_not_seen_landing_seen_there_while_the_next_lands_is_not_dealt_out_of_order() -> None:
