@@ -81,13 +81,23 @@ def ink_mask(bgr: np.ndarray, params: GlyphParams) -> np.ndarray:
     return cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, params.offset)
 
 
+def label_ink(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ink's connected components (labels, stats, centroids), inside ``region`` if given."""
+    if region is not None:
+        return _label_in_boxes(bgr, params, region)
+    ink = ink_mask(bgr, params)
+    # Grana's block-based labelling: same labels as the default here, three times faster single-threaded.
+    _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    return labels, stats, centroids
+
+
 def find_blobs(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None) -> Blobs:
-    if region is None:
-        ink = ink_mask(bgr, params)
-        # Grana's block-based labelling: same labels as the default here, three times faster single-threaded.
-        _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    else:
-        labels, stats, centroids = _label_in_boxes(bgr, params, region)
+    labels, stats, centroids = _cut_thin_lines(*label_ink(bgr, params, region), params)
+    return Blobs(labels, stats, centroids, np.nonzero(_glyph_sized(stats, params))[0])
+
+
+def _glyph_sized(stats: np.ndarray, params: GlyphParams) -> np.ndarray:
     w = stats[:, cv2.CC_STAT_WIDTH]
     h = stats[:, cv2.CC_STAT_HEIGHT]
     area = stats[:, cv2.CC_STAT_AREA]
@@ -95,7 +105,72 @@ def find_blobs(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None =
     fill = area / np.maximum(1, w * h)
     ok = (big >= params.min_px * 0.45) & (big <= params.max_px) & (fill > 0.1) & (area >= 12)
     ok[0] = False
-    return Blobs(labels, stats, centroids, np.nonzero(ok)[0])
+    return ok
+
+
+# A court's index can be printed a millimetre from its picture's frame: a pixel of blur joins
+# the two into one large, sparse blob, and the card is never named. Lines this thin (in pixels)
+# are opened away from such a blob; the glyph-sized parts left become blobs of their own.
+THIN_LINE_PX = 3
+SPARSE_FILL = 0.3  # a glyph joined to lines fills little of their box; a solid dark patch is no such case
+# A court's frame gives up to six glyph-sized parts (its index, its sign, the frame's corners); a
+# back's lattice or a picture's hatching gives a dozen to thirty, none of them an index, each read
+# by the networks for nothing (the live frame's time went up by two thirds with them).
+CUT_PARTS_AT_MOST = 8
+# An index lies at a corner of the joined blob (the card's corner, beside the frame); a part
+# cut from the middle of a picture is its art, which the index reader can misread as a card.
+CORNER_REACH = 2.5  # in the part's own larger side: a rank glyph, and the suit beneath it
+INDEX_OF_BLOB_AT_MOST = 0.3  # a part's larger side, in the blob's shorter side: an index is small beside a picture
+
+
+def _cut_thin_lines(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
+                    params: GlyphParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    w, h, area = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_AREA]
+    big = np.maximum(w, h)
+    joined = (big > params.max_px) | (area / np.maximum(1, w * h) <= 0.1)
+    joined &= (big >= params.min_px) & (big <= 8 * params.max_px) & (area <= SPARSE_FILL * w * h)
+    joined[0] = False
+    if not joined.any():
+        return labels, stats, centroids
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (THIN_LINE_PX, THIN_LINE_PX))
+    stats, centroids = stats.copy(), centroids.copy()
+    more_stats: list[list[int]] = []
+    more_centres: list[tuple[float, float]] = []
+    for c in np.nonzero(joined)[0].tolist():
+        x, y, bw, bh = (int(v) for v in stats[c, :4])
+        box = labels[y : y + bh, x : x + bw]
+        mine = (box == c).view(np.uint8)
+        n, parts, pst, pcentres = cv2.connectedComponentsWithStats(cv2.morphologyEx(mine, cv2.MORPH_OPEN, kernel), 8, cv2.CV_32S)
+        sized = [j for j in range(1, n) if params.min_px * 0.45 <= max(pst[j, 2], pst[j, 3]) <= params.max_px]
+        if len(sized) > CUT_PARTS_AT_MOST:
+            continue
+        rect = cv2.minAreaRect(cv2.findNonZero(mine))
+        corners = cv2.boxPoints(rect)
+        sized = [j for j in sized if max(pst[j, 2], pst[j, 3]) <= INDEX_OF_BLOB_AT_MOST * min(rect[1])
+                 and np.hypot(*(corners - pcentres[j]).T).min() <= CORNER_REACH * max(pst[j, 2], pst[j, 3])]
+        cut = False
+        for j in sized:
+            # The part as printed: the opening's rounding given back, a stub of the line with it
+            # (pixels already given to a part beside it stay that part's).
+            part = cv2.dilate((parts == j).view(np.uint8), kernel) & (box == c).view(np.uint8)
+            ys, xs = np.nonzero(part)
+            box[ys, xs] = len(stats) + len(more_stats)
+            more_stats.append(_box_of(x, y, xs, ys))
+            more_centres.append((x + float(xs.mean()), y + float(ys.mean())))
+            cut = True
+        if cut:  # what is left of the blob (the lines) keeps its id, with its own box and size
+            ys, xs = np.nonzero(box == c)
+            stats[c] = _box_of(x, y, xs, ys) if len(xs) else [x, y, 0, 0, 0]
+            if len(xs):
+                centroids[c] = (x + float(xs.mean()), y + float(ys.mean()))
+    if not more_stats:
+        return labels, stats, centroids
+    return labels, np.vstack([stats, np.array(more_stats, np.int32)]).astype(np.int32), np.vstack([centroids, np.array(more_centres)])
+
+
+def _box_of(x: int, y: int, xs: np.ndarray, ys: np.ndarray) -> list[int]:
+    """A component's stats row (left, top, width, height, area) from its pixels in a box at (x, y)."""
+    return [x + int(xs.min()), y + int(ys.min()), int(np.ptp(xs)) + 1, int(np.ptp(ys)) + 1, len(xs)]
 
 
 def region_boxes(region: np.ndarray, margin: int) -> list[tuple[int, int, int, int]]:
