@@ -272,6 +272,36 @@ def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR, qu
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
+# A back printed in the felt's own colour (a red deck on red felt) is not told from the felt by
+# colour; its print is: a dense pattern of edges where felt has a few (its weave, its noise).
+PATTERN_EDGE = 24  # a Laplacian this strong at least is an edge ...
+PATTERN_OVER_GRAIN = 3.0  # ... and this many times the felt's middle one
+PATTERN_DENSE = 0.3  # share of a 5x5 window (quarter size) on edges: one card edge gives 0.1
+PATTERN_NEW = 0.5  # a patterned patch counts only where colour saw under half of it
+
+
+def patterned(bgr: np.ndarray, not_felt_mask: np.ndarray) -> np.ndarray:
+    """255 on patches of dense print that colour left as felt (``not_felt_mask``, at the
+    picture's size): card backs in the felt's colour. A patch colour already saw half of is left
+    to colour: its outline (a pair's margins, the face-down count) comes from colour, and the
+    print's blur round it would only widen it."""
+    h, w = bgr.shape[:2]
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr
+    lap = cv2.convertScaleAbs(cv2.Laplacian(grey, cv2.CV_16S, ksize=3))
+    felt_px = not_felt_mask[::4, ::4] == 0
+    grain = float(np.median(lap[::4, ::4][felt_px])) if felt_px.any() else 0.0
+    edges = ((lap > max(PATTERN_EDGE, PATTERN_OVER_GRAIN * grain)) * 255).astype(np.uint8)
+    small = cv2.resize(edges, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    dense = ((cv2.boxFilter(small, -1, (5, 5)) > PATTERN_DENSE * 255) * 255).astype(np.uint8)
+    # Opened: the band along one strong edge (a card's, the rail's) is narrower than this.
+    dense = cv2.morphologyEx(dense, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dense, 8, cv2.CV_32S)
+    seen = cv2.resize(not_felt_mask, dense.shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
+    new = np.bincount(labels[seen], minlength=n) < PATTERN_NEW * stats[:, cv2.CC_STAT_AREA]
+    new[0] = False
+    return cv2.resize((new[labels] * 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+
+
 def felt_distance(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
     """How far each pixel's colour is from the felt's: the sum of their Lab differences."""
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
@@ -390,13 +420,16 @@ class Detector:
         follow_scale: bool = False,
         table_in_middle: bool = False,
         regions: RegionClassifier | None = None,
+        find_patterned_backs: bool = False,
     ) -> None:
         """``follow_scale``: for a camera stream, look for print of the glyph size last read (much faster).
         ``table_in_middle``: for a still, whose corners may show the floor round the table, take
         the table's colour from the middle of the picture (:func:`table_colour`); a camera over
         the table sees mostly table, and a frame's middle may be a close-up card.
         ``regions``: a learned classifier of the unread parts of a frame (:mod:`.regions`); None
-        (the default) keeps the colour-and-shape rules, which the camera loop measures better."""
+        (the default) keeps the colour-and-shape rules, which the camera loop measures better.
+        ``find_patterned_backs``: also look for backs in the felt's colour by their print
+        (:func:`patterned`; a still's detector does, the camera loop has not been measured with it)."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -405,6 +438,7 @@ class Detector:
         self.table_in_middle = table_in_middle
         self.glyph_px = 0.0
         self.regions = regions
+        self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
 
     def forget_scale(self) -> None:
@@ -426,6 +460,8 @@ class Detector:
         use_regions = is_felt_like(felt)
         quartered = quarter(bgr)
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
+        if region is not None and self.find_patterned_backs:
+            region |= patterned(bgr, region)
         self.last_region = region
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
                                      quartered=quartered)

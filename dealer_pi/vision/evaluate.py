@@ -161,7 +161,7 @@ def score(recogniser: Recogniser, images: Iterable[Path], names: list[str], tabl
 def score_both(recogniser: Recogniser, images: Iterable[Path], names: list[str], table_only: bool = True) -> tuple[Tally, Tally]:
     """The same reading scored against the labels as they are, and as checked."""
     raw, fixed = Tally(), Tally()
-    detector = Detector(recogniser, table_in_middle=True)
+    detector = Detector(recogniser, table_in_middle=True, find_patterned_backs=True)
     for path in images:
         img = read_image(path)
         labels = corners(label_path(path), names, img.shape[1], img.shape[0], as_labelled=True)

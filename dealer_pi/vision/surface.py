@@ -127,5 +127,7 @@ def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0
     """The detector for a still picture (``vision detect``, the held-out evaluation): no glyph
     size is known, so the picture is read at three sizes (four if small), and it can afford the second pass for
     light print on black cards; the table's colour is the middle's, since the corners may show
-    the floor. ``model``, ``regions``: another reader, the region classifier (see :class:`Detector`)."""
-    return Detector(still_recogniser(model, enrolment, min_confidence), table_in_middle=True, regions=regions)
+    the floor; backs in the felt's colour are found by their print. ``model``, ``regions``: another
+    reader, the region classifier (see :class:`Detector`)."""
+    return Detector(still_recogniser(model, enrolment, min_confidence), table_in_middle=True, regions=regions,
+                    find_patterned_backs=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -84,3 +86,33 @@ def test_the_table_outline_is_closed_with_a_card_sized_disc_as_an_elliptic_kerne
             kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
             expected = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
             assert np.count_nonzero(close_round(mask, side / 2) != expected) <= 0.001 * mask.size
+
+
+def _back_in_the_felts_colour(felt_bgr: tuple[int, int, int]) -> np.ndarray:
+    """A back of the felt's own colour under a fine lattice a shade darker and lighter: a red deck
+    on red felt."""
+    back = np.empty((350, 250, 3), np.uint8)
+    back[:] = felt_bgr
+    dark = tuple(max(0, v - 45) for v in felt_bgr)
+    light = tuple(min(255, v + 25) for v in felt_bgr)
+    for k in range(-350, 250, 9):
+        cv2.line(back, (k, 0), (k + 350, 350), dark, 2)
+        cv2.line(back, (k + 350, 0), (k, 350), light, 1)
+    return back
+
+
+def test_DEAL_HOLE_COUNT_a_back_in_the_felts_own_colour_is_found_by_its_print() -> None:
+    red = (35, 30, 125)
+    back = _back_in_the_felts_colour(red)
+    table = felt(1280, 720, np.random.default_rng(3), red)
+    seven = Card.parse("7h")
+    picture = compose(table, [Placement(back, card_homography((320, 260), 15.0, 150.0), None, False),
+                              Placement(back, card_homography((900, 300), -30.0, 150.0), None, False),
+                              Placement(render_face(seven, FaceStyle())[0], card_homography((640, 480), 0.0, 150.0), seven, True)]).frame
+    # Colour alone does not see these backs: their colour is the felt's.
+    found = still_cards(Detector(table_in_middle=True).detect(picture), picture, None)
+    assert not [f for f in found if not f.face_up]
+    found = still_cards(Detector(table_in_middle=True, find_patterned_backs=True).detect(picture), picture, None)
+    down = sorted((round(f.centre[0]), round(f.centre[1])) for f in found if not f.face_up)
+    assert len(down) == 2 and math.dist(down[0], (320, 260)) < 20 and math.dist(down[1], (900, 300)) < 20, down
+    assert [str(f.card) for f in found if f.face_up] == ["7h"], [(f.card, f.centre) for f in found]
