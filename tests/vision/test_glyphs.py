@@ -170,7 +170,7 @@ def _glyph_over(blobs: Blobs, box: tuple[int, int, int, int]) -> bool:
 
 
 def test_DEAL_DECK_a_glyph_tied_to_a_pictures_frame_at_its_corner_is_cut_free_one_in_the_picture_is_not() -> None:
-    # The index beside the frame's corner is cut free and read; a mark in the middle of the picture
+    # The index beside the frame's corner is cut free as a glyph of its own; a mark in the middle of the picture
     # is its art (cut free, one read "4h" on the held-out design's jack of clubs), and so is a mark
     # too large beside the picture to be an index, even at a corner.
     params = GlyphParams()
