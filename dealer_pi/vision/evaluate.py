@@ -34,11 +34,11 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 
-from .detect import CardFound, Detector
+from .detect import CardFound
 from .enrol import Box, enrol_picture
 from .recogniser import Enrolment, IndexModel, Recogniser, still_recogniser
 from .sources import read_image
-from .surface import still_cards
+from .surface import still_cards, still_detector_with
 
 DATASET = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "real-cards-cc-by"
 
@@ -161,7 +161,7 @@ def score(recogniser: Recogniser, images: Iterable[Path], names: list[str], tabl
 def score_both(recogniser: Recogniser, images: Iterable[Path], names: list[str], table_only: bool = True) -> tuple[Tally, Tally]:
     """The same reading scored against the labels as they are, and as checked."""
     raw, fixed = Tally(), Tally()
-    detector = Detector(recogniser, table_in_middle=True, find_patterned_backs=True)
+    detector = still_detector_with(recogniser)
     for path in images:
         img = read_image(path)
         labels = corners(label_path(path), names, img.shape[1], img.shape[0], as_labelled=True)

@@ -19,7 +19,7 @@ import numpy as np
 
 from .calibration import Calibration
 from .detect import CardFound, Detector, middle, middle_colour, not_felt
-from .recogniser import Enrolment, IndexModel, still_recogniser
+from .recogniser import Enrolment, IndexModel, Recogniser, still_recogniser
 from .regions import RegionClassifier
 
 # The table is the picture's subject: its colour is the one in the middle of the picture, and it
@@ -129,5 +129,9 @@ def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0
     light print on black cards; the table's colour is the middle's, since the corners may show
     the floor; backs in the felt's colour are found by their print. ``model``, ``regions``: another
     reader, the region classifier (see :class:`Detector`)."""
-    return Detector(still_recogniser(model, enrolment, min_confidence), table_in_middle=True, regions=regions,
-                    find_patterned_backs=True)
+    return still_detector_with(still_recogniser(model, enrolment, min_confidence), regions)
+
+
+def still_detector_with(recogniser: Recogniser, regions: RegionClassifier | None = None) -> Detector:
+    """A still's detector (see :func:`still_detector`) around a reader already made."""
+    return Detector(recogniser, table_in_middle=True, regions=regions, find_patterned_backs=True)
