@@ -141,13 +141,14 @@ def _cut_thin_lines(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray
         box = labels[y : y + bh, x : x + bw]
         mine = (box == c).view(np.uint8)
         n, parts, pst, pcentres = cv2.connectedComponentsWithStats(cv2.morphologyEx(mine, cv2.MORPH_OPEN, kernel), 8, cv2.CV_32S)
-        sized = [j for j in range(1, n) if params.min_px * 0.45 <= max(pst[j, 2], pst[j, 3]) <= params.max_px]
+        side = pst[:, 2:4].max(axis=1)
+        sized = [j for j in range(1, n) if params.min_px * 0.45 <= side[j] <= params.max_px]
         if len(sized) > CUT_PARTS_AT_MOST:
             continue
         rect = cv2.minAreaRect(cv2.findNonZero(mine))
         corners = cv2.boxPoints(rect)
-        sized = [j for j in sized if max(pst[j, 2], pst[j, 3]) <= INDEX_OF_BLOB_AT_MOST * min(rect[1])
-                 and np.hypot(*(corners - pcentres[j]).T).min() <= CORNER_REACH * max(pst[j, 2], pst[j, 3])]
+        sized = [j for j in sized if side[j] <= INDEX_OF_BLOB_AT_MOST * min(rect[1])
+                 and np.hypot(*(corners - pcentres[j]).T).min() <= CORNER_REACH * side[j]]
         cut = False
         for j in sized:
             # The part as printed: the opening's rounding given back, a stub of the line with it
