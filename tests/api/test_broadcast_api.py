@@ -36,8 +36,15 @@ class SecureTable:
 
 
 def _wait_equity(live: Any, token: str | None, view_public: bool = False) -> dict[str, Any]:
+    """The seats' equity on the flop. The equity before it (hole cards only) may still be what a
+    busy machine shows first: it is worked out in the background."""
     path = "/api/state" + ("?view=public" if view_public else "")
-    return H.wait_for(lambda: ((live.get(path, token).json.get("broadcast") or {}).get("equity") or {}).get("seats"))
+
+    def on_the_flop() -> dict[str, Any] | None:
+        equity = (live.get(path, token).json.get("broadcast") or {}).get("equity") or {}
+        return equity.get("seats") if len(equity.get("board") or "") == 3 * 2 else None  # three card codes
+
+    return H.wait_for(on_the_flop)
 
 
 def _flop(live: Any) -> None:
