@@ -157,9 +157,10 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
 
     Two cards lying corner to opposite corner, each implying the same card's outline, are much
     rarer than one card misread in one corner, so such a pair is one card, and it stays
-    unnamed: nothing says which corner is right. That holds where one corner's read is too
+    unnamed: nothing says which corner is right. That holds where a corner's read is too
     unsure to name a card but leans to a name (at ``CANDIDATE`` or more): a 10 of clubs read
-    Ts at 0.96 at one corner and Tc at 0.6 at the other is not sure to be the Ts. Two names no
+    Ts at 0.96 at one corner and Tc at 0.6 at the other is not sure to be the Ts; where both
+    only lean, they are still one card, not two unnamed ones. Two names no
     misread links are two cards, however close (a king across the foot of a nine lay 0.13 of a
     card apart on a real photo, a 3 and a 9 of spades under 0.3 on a rendered table). Without
     this it would be two cards, or one, named wrong (a false duplicate-card or exposed-card
@@ -183,7 +184,7 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
     taken: list[IndexRead] = []
     for a in leaning:
         for b in leaning:
-            if a is b or (a.card is None and b.card is None) or any(r is a or r is b for r in taken):
+            if a is b or any(r is a or r is b for r in taken):
                 continue
             na, nb = name(a), name(b)
             assert na is not None and nb is not None

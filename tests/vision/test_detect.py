@@ -253,6 +253,13 @@ def test_DEAL_DECK_two_cards_whose_names_no_misread_links_stay_two_where_their_c
 
 
 
+def test_DEAL_DECK_two_corners_that_only_lean_to_names_a_misread_links_are_one_unnamed_card():
+    # Neither corner sure enough to name a card (a 9s at 0.89, a 9c at 0.77): still one card with
+    # no name where they imply one, not two unnamed cards at the same place.
+    found = Detector()._group_reads([_top_corner("9s", 0.89), _foot_corner("9c", 0.77)])
+    assert [(f.card, f.face_up) for f in found] == [(None, True)], [(f.card, f.centre) for f in found]
+
+
 def test_DEAL_DECK_a_card_named_at_one_corner_whose_other_corner_leans_to_a_misread_of_it_is_not_named():
     # The camera loop at seed 15: a 10 of clubs on the board, read Ts at 0.96 at one corner (its
     # pips touch one another, so none can be read to outvote it) and Tc at 0.6 at the other. Named
