@@ -482,8 +482,9 @@ class Detector:
         """One card per identity (a card's corners agree); unknown reads far from named cards stay.
 
         A card is named when its corners together are sure enough: two corners
-        read at 0.8 each are as sure as one at 0.96, because a wrong read rarely
-        repeats on the other corner. Reads below ``CANDIDATE`` never vote.
+        read at 0.8 each are as sure of the rank as one at 0.96, because a wrong rank
+        rarely repeats on the other corner; of the suit, no surer than the surer corner.
+        Reads below ``CANDIDATE`` never vote.
         """
         bar = self.recogniser.min_confidence
         out, torn = _torn_cards(reads)
@@ -524,7 +525,10 @@ class Detector:
                     shift = ((c2[0] - centre[0]) / 2, (c2[1] - centre[1]) / 2)
                     centre = (centre[0] + shift[0], centre[1] + shift[1])
                     pts = pts + np.array(shift, np.float32)
-                conf = 1 - math.prod(1 - r.confidence for r in corners[:2])
+                # A second corner is fresh evidence of the rank, but a suit misread (a drawn club of
+                # 12 pixels read as a spade) repeats on it: two corners are no surer of the suit
+                # than the surer one of them.
+                conf = min(1 - math.prod(1 - r.confidence for r in corners[:2]), max(r.suit for r in corners[:2]))
                 named.append((len(corners), CardFound(card if conf >= bar else None, True, centre, _pts(pts), conf,
                                                       guess=None if conf >= bar else card)))
             out += _inside_one_another(named)

@@ -84,6 +84,7 @@ class IndexRead:
     suit_xy: tuple[float, float]
     size: float  # rank glyph size in pixels
     best: Card | None = None  # the top guess even when below the confidence bar
+    suit: float = 1.0  # how sure of its suit alone (VOUCHED_SUIT where the pips vouch for it)
 
     @property
     def down(self) -> tuple[float, float]:
@@ -484,8 +485,9 @@ class Recogniser:
             hy = hyps[n]
             # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as sure as its rank.
             c = float(pr[n, r[n]] * VOUCHED_SUIT) if k in vouched else float(conf[n])
+            suit = VOUCHED_SUIT if k in vouched else float(ps[n, s[n]])
             card = None if k in doubted else Card.from_index(cards[k])
-            reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card))
+            reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card, suit))
         return reads
 
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from dealer_pi.engine.cards import FULL_DECK, Card
-from dealer_pi.vision.detect import Detector
+from dealer_pi.vision.detect import CardFound, Detector
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
@@ -92,6 +93,37 @@ def test_DEAL_DECK_a_court_whose_index_is_unsure_of_its_suit_and_whose_other_cor
     assert len(up) == 2, [(f.card, f.centre) for f in found]
     assert up[0].card == Card.parse("Th")
     assert up[1].card in (None, Card.parse("Qc")) and math.dist(up[1].centre, (125, 107)) < 25
+
+
+def test_DEAL_DECK_two_corners_that_lean_to_the_same_wrong_suit_do_not_add_up_to_a_name():
+    # A clean camera-loop run (seed 41): a queen of clubs on the board, each corner's small club
+    # read as a spade (0.78 and 0.57 of the suit), the queen sure at both. Counted as independent,
+    # the two corners made Qs at 0.91 for 16 frames; a suit misread repeats on the other corner.
+    found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "board-queen-of-clubs-small-suits.png")))
+    up = sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])
+    assert [str(f.card) for f in up] == ["Td", "None"], [(f.card, f.centre, f.confidence) for f in found]
+    assert math.dist(up[1].centre, (127, 123)) < 25
+
+
+def test_DEAL_DECK_two_corners_add_up_for_the_rank_but_not_for_the_suit():
+    import dataclasses
+
+    from dealer_pi.vision.detect import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U
+
+    u = 20.0
+    across, along = (CARD_W_U - 2 * RANK_X_U) * u, (CARD_H_U - 2 * RANK_Y_U) * u
+
+    def card(suit_a: float, suit_b: float) -> CardFound:
+        # each corner 0.8 sure in all: its rank times its suit
+        a = dataclasses.replace(_read("Qs", (100.0, 100.0), (0.0, 1.0), u), card=None, suit=suit_a)
+        b = dataclasses.replace(_read("Qs", (100.0 + across, 100.0 + along), (0.0, -1.0), u), card=None, suit=suit_b)
+        [found] = Detector()._group_reads([a, b])
+        return found
+
+    sure_suit = card(0.99, 0.98)  # unsure of the rank at each corner: two corners settle it
+    assert sure_suit.card == Card.parse("Qs") and sure_suit.confidence == pytest.approx(0.96)
+    unsure_suit = card(0.8, 0.85)  # sure of the rank, not of the suit, at both
+    assert unsure_suit.card is None and unsure_suit.guess == Card.parse("Qs") and unsure_suit.confidence == pytest.approx(0.85)
 
 
 def test_DEAL_HOLE_COUNT_a_face_down_pair_crossed_at_an_angle_is_two_cards_not_chips():
