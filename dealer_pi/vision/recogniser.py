@@ -292,6 +292,10 @@ READ_FLOOR = 0.3  # a pair read below this is no read at all (not even an unknow
 # A read this sure may name its card, alone or with the card's other corner (detect.CANDIDATE).
 VOUCHED_FROM = 0.5
 VOUCHED_SUIT = 0.99  # a suit the pips vouch for (pips.vouch) is taken as this sure; only a suit read less sure is asked
+# In a picture without colour nothing checks a suit read unsure (under VOUCHED_SUIT) that no pips vouch
+# for: a diamond cut by a shadow's edge read 0.93 as a spade. Such a read falls this short of the bar, so
+# it names its card only together with the card's other corner.
+GREY_ALONE_SHORT_BY = 0.01
 NOT_INDEX = 52  # label of a pair that is not a corner index (pips, pictures); cards are 0..51
 
 
@@ -442,6 +446,7 @@ class Recogniser:
         use_colour: bool, colourful: bool,
     ) -> list[IndexRead]:
         ps = ps.copy()
+        grey = not colourful
         # Gold or white print on black cards says nothing about red or black suits.
         colourful = use_colour and colourful
         reds: dict[int, float] = {}
@@ -486,6 +491,8 @@ class Recogniser:
             # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as sure as its rank.
             c = float(pr[n, r[n]] * VOUCHED_SUIT) if k in vouched else float(conf[n])
             suit = VOUCHED_SUIT if k in vouched else float(ps[n, s[n]])
+            if grey and suit < VOUCHED_SUIT:
+                c = min(c, self.min_confidence - GREY_ALONE_SHORT_BY)
             card = None if k in doubted else Card.from_index(cards[k])
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card, suit))
         return reads

@@ -177,3 +177,13 @@ def test_checked_labels_correct_what_the_photo_shows_and_refuse_a_fix_that_match
     raw = ev.corners(label, names, 640, 640, as_labelled=True)
     added = [c for c in ev.corners(label, names, 640, 640) if c not in raw]
     assert [(c.name, (c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2) for c in added] == [("6H", 391, 590)]
+
+
+def test_DEAL_DECK_a_grey_close_ups_index_unsure_of_its_suit_does_not_name_its_card_alone(photo_root, photo_subsets, base):
+    # IMG_20220921_200210, a grey photo: a 2 of diamonds whose index's diamond a shadow's edge
+    # cuts, read as a 2 of spades at 0.93 from that one corner. No colour checks the suit and its
+    # one pip in view is cut by the photo's edge. Now it is a face-up card with no name; the 6 of
+    # spades beside it, sure of its suit, keeps its name.
+    t = ev.score(base, photo_subsets["grey"], ev.class_names(photo_root))
+    assert t.wrong == [], t.line("IMG_20220921_200210")
+    assert t.found == 1 and t.cards == 2, t.line("IMG_20220921_200210")
