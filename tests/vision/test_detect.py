@@ -108,15 +108,10 @@ def test_DEAL_DECK_two_corners_that_lean_to_the_same_wrong_suit_do_not_add_up_to
 def test_DEAL_DECK_two_corners_add_up_for_the_rank_but_not_for_the_suit():
     import dataclasses
 
-    from dealer_pi.vision.detect import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U
-
-    u = 20.0
-    across, along = (CARD_W_U - 2 * RANK_X_U) * u, (CARD_H_U - 2 * RANK_Y_U) * u
-
     def card(suit_a: float, suit_b: float) -> CardFound:
         # each corner 0.8 sure in all: its rank times its suit
-        a = dataclasses.replace(_read("Qs", (100.0, 100.0), (0.0, 1.0), u), card=None, suit=suit_a)
-        b = dataclasses.replace(_read("Qs", (100.0 + across, 100.0 + along), (0.0, -1.0), u), card=None, suit=suit_b)
+        a, b = _both_corners("Qs")
+        a, b = dataclasses.replace(a, card=None, suit=suit_a), dataclasses.replace(b, card=None, suit=suit_b)
         [found] = Detector()._group_reads([a, b])
         return found
 
@@ -210,21 +205,30 @@ def _read(card: str, rank_xy: tuple[float, float], down: tuple[float, float], un
     return IndexRead(c, 0.8, rank_xy, suit_xy, 15.0, c)
 
 
+def _both_corners(card: str, unit: float = 20.0, scale: float = 1.0):
+    """Reads of ``card``'s two opposite corners: the top one upright at (100, 100), the bottom one
+    upside down where it lies on a card ``scale`` times as big as its index implies."""
+    from dealer_pi.vision.detect import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U
+
+    far = (100.0 + (CARD_W_U - 2 * RANK_X_U) * unit * scale, 100.0 + (CARD_H_U - 2 * RANK_Y_U) * unit * scale)
+    return _read(card, (100.0, 100.0), (0.0, 1.0), unit), _read(card, far, (0.0, -1.0), unit)
+
+
+def _between(a, b) -> tuple[float, float]:
+    """Midway between two reads' rank glyphs: the middle of the card whose opposite corners they are."""
+    return ((a.rank_xy[0] + b.rank_xy[0]) / 2, (a.rank_xy[1] + b.rank_xy[1]) / 2)
+
+
 def test_DEAL_DECK_both_corners_of_a_card_whose_index_is_printed_small_are_one_card():
     # A deck whose card is 1.8 times as big as its index implies on the decks the shape was
     # measured on: the two corners' own estimates of the card do not meet, but they are
     # each other's opposite corner, so they are one card (two would be a duplicate-card alarm).
-    from dealer_pi.vision.detect import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U
-
-    k, u = 1.8, 20.0
-    a = _read("7h", (100.0, 100.0), (0.0, 1.0), u)
-    across, along = (CARD_W_U - 2 * RANK_X_U) * u * k, (CARD_H_U - 2 * RANK_Y_U) * u * k
-    b = _read("7h", (100.0 + across, 100.0 + along), (0.0, -1.0), u)
+    a, b = _both_corners("7h", scale=1.8)
     found = Detector()._group_reads([a, b])
     assert len(found) == 1, [(f.card, f.centre) for f in found]
     card = found[0]
     assert card.card == Card.parse("7h") and card.confidence > 0.95  # two corners vote
-    assert math.dist(card.centre, (100.0 + across / 2, 100.0 + along / 2)) < 1.0
+    assert math.dist(card.centre, _between(a, b)) < 1.0
 
 
 def test_DEAL_DECK_a_third_read_of_a_name_in_the_middle_of_its_card_is_the_same_card():
@@ -232,18 +236,13 @@ def test_DEAL_DECK_a_third_read_of_a_name_in_the_middle_of_its_card_is_the_same_
     # the same name on top of the first: a false duplicate-card alarm.
     import dataclasses
 
-    from dealer_pi.vision.detect import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U
-
-    u = 20.0
-    across, along = (CARD_W_U - 2 * RANK_X_U) * u, (CARD_H_U - 2 * RANK_Y_U) * u
-    a = _read("8s", (100.0, 100.0), (0.0, 1.0), u)
-    b = _read("8s", (100.0 + across, 100.0 + along), (0.0, -1.0), u)
+    a, b = _both_corners("8s")
     # Read upright like the top corner, but lower and to the right: the card it implies is more
     # than half a card from the real one, whose outline still holds its middle.
-    middle = dataclasses.replace(_read("8s", (155.0, 175.0), (0.0, 1.0), u), confidence=0.95)
+    middle = dataclasses.replace(_read("8s", (155.0, 175.0), (0.0, 1.0)), confidence=0.95)
     found = Detector()._group_reads([middle, a, b])
     assert [str(f.card) for f in found] == ["8s"], [(f.card, f.centre) for f in found]
-    assert math.dist(found[0].centre, (100.0 + across / 2, 100.0 + along / 2)) < 5  # the two corners' card
+    assert math.dist(found[0].centre, _between(a, b)) < 5  # the two corners' card
 
 
 def test_DEAL_DECK_two_cards_of_one_name_side_by_side_stay_two():
@@ -422,13 +421,9 @@ def test_DEAL_DECK_a_card_both_of_whose_corners_agree_keeps_its_name_beside_a_ca
     # the Qh's two corners agree, so the Qd is a card of its own and both stay named.
     import dataclasses
 
-    from dealer_pi.vision.detect import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U
-
-    u = 20.0
-    across, along = (CARD_W_U - 2 * RANK_X_U) * u, (CARD_H_U - 2 * RANK_Y_U) * u
-    top = dataclasses.replace(_read("Qh", (100.0, 100.0), (0.0, 1.0), u), confidence=0.97)
-    bottom = dataclasses.replace(_read("Qh", (100.0 + across, 100.0 + along), (0.0, -1.0), u), confidence=0.97)
-    other = dataclasses.replace(_read("Qd", (100.0 + across + 8, 100.0 + along + 45), (0.0, -1.0), u), confidence=0.97)
+    top, bottom = (dataclasses.replace(r, confidence=0.97) for r in _both_corners("Qh"))
+    far = bottom.rank_xy
+    other = dataclasses.replace(_read("Qd", (far[0] + 8, far[1] + 45), (0.0, -1.0)), confidence=0.97)
     assert sorted(str(f.card) for f in Detector()._group_reads([top, bottom, other])) == ["Qd", "Qh"]
     # without the Qh's second corner the two reads are one card's torn corners: unnamed
     assert [f.card for f in Detector()._group_reads([top, other])] == [None]
