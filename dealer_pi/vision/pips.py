@@ -72,10 +72,6 @@ class Seen:
         outlines = np.array([outline(h.rank_xy, h.suit_xy)[1] for h in hys], np.float64).reshape(-1, 4, 2)
         return Seen(hys, np.asarray(cards, np.int64), rows, outlines)
 
-    def holds(self, points: np.ndarray) -> np.ndarray:
-        """M x N: whether each card lies under each of ``points`` (N x 2)."""
-        return _inside(_shares(self.outlines, points))
-
 
 def _shares(outlines: np.ndarray, points: np.ndarray) -> np.ndarray:
     """M x N x 2: each of ``points`` (N x 2) as shares of each outline's two edges from its
@@ -99,35 +95,60 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     ``suit_probs``: the suit head's five probabilities for feature rows. Every other suit is a
     rival: a blurred black index can read red where its colour is washed out to grey."""
     sizes = np.maximum(blobs.stats[:, 2], blobs.stats[:, 3])
-    pairs = [pip_pairs(blobs, seen, n, sizes) for n in asked]
+    places = _Places.of(blobs, seen, asked, sizes)
+    pairs = [pip_pairs(blobs, seen, n, sizes, places) for n in asked]
     if not any(pairs):
         return set(), set()
-    rows = features(blobs, [p for ps in pairs for p in ps], suit_only=True)
-    # Each pip is asked as its index's suit glyph: the pair's geometry stays the index's own.
-    rows[:, _GEOMETRY:] = np.repeat(seen.rows[list(asked), _GEOMETRY:], [len(ps) for ps in pairs], axis=0)
-    probs = suit_probs(rows)
+    signs = _read_pips(blobs, seen, asked, pairs, suit_probs)
     doubted: set[int] = set()
-    vouched: set[int] = set()
-    start = 0
-    for n, ps in zip(asked, pairs):
+    vouching: list[tuple[int, dict[int, int]]] = []
+    for n, ps, (said, firm) in zip(asked, pairs, signs):
         suit = int(seen.cards[n]) % 4
         rivals = [k for k in range(4) if k != suit]
-        mine = probs[start : start + len(ps)]
-        start += len(ps)
-        printed, least = _prints(int(seen.cards[n]) // 4)
+        least = _prints(int(seen.cards[n]) // 4)[1]
         # A read unsure of its suit is doubted by as many sure signs as would settle it: one for a
         # court, whose other sign may lie under its frame or the next card.
-        if outvoted(mine, suit, rivals, least=least if n in unsure else VOUCHERS):
+        if _outvoted(said, firm, suit, rivals, least=least if n in unsure else VOUCHERS):
             doubted.add(n)
-        elif n in unsure and vouch(mine[_vouchers(seen, n, ps, sizes)], suit, PIPS_AT_MOST, least):
-            # Counted against the rank, the pips are all those on the card, whichever index is
-            # nearer them: a misread rank can split a card's corners into two "cards" and its pips.
-            every = pip_pairs(blobs, seen, n, sizes, claimed=False)
-            rows = features(blobs, every, suit_only=True)
-            rows[:, _GEOMETRY:] = seen.rows[n, _GEOMETRY:]
-            if vouch(suit_probs(rows)[_vouchers(seen, n, every, sizes)], suit, printed, least):
-                vouched.add(n)
+        elif n in unsure and _vouch(_among(said, _vouchers(seen, n, ps, sizes)), suit, PIPS_AT_MOST, least):
+            vouching.append((n, {p.suit_id: s for p, s in zip(ps, said)}))
+    if not vouching:
+        return doubted, set()
+    # Counted against the rank, the pips are all those on the card, whichever index is nearer
+    # them: a misread rank can split a card's corners into two "cards" and its pips. A pip
+    # already read for the index is the same pair again; only the others are read now.
+    every = [pip_pairs(blobs, seen, n, sizes, places, claimed=False) for n, _ in vouching]
+    fresh = [[p for p in ps if p.suit_id not in known] for ps, (_, known) in zip(every, vouching)]
+    if any(fresh):
+        for (n, known), ps, (said, _) in zip(vouching, fresh, _read_pips(blobs, seen, [n for n, _ in vouching], fresh, suit_probs)):
+            known.update(zip((p.suit_id for p in ps), said))
+    vouched: set[int] = set()
+    for (n, known), ps in zip(vouching, every):
+        printed, least = _prints(int(seen.cards[n]) // 4)
+        if _vouch(_among([known[p.suit_id] for p in ps], _vouchers(seen, n, ps, sizes)), int(seen.cards[n]) % 4, printed, least):
+            vouched.add(n)
     return doubted, vouched
+
+
+def _among(said: list[int], chosen: np.ndarray) -> list[int]:
+    return [s for s, c in zip(said, chosen.tolist()) if c]
+
+
+def _read_pips(blobs: Blobs, seen: Seen, reads: Sequence[int], pairs: Sequence[Sequence[Hypothesis]],
+               suit_probs: Callable[[np.ndarray], np.ndarray]) -> list[tuple[list[int], list[bool]]]:
+    """What each read's pip pairs (``pairs[k]`` of read ``reads[k]``) say, all put to the suit
+    head in one batch (see :func:`_signs`). Each pip is asked as its index's suit glyph: the
+    pair's geometry stays the index's own."""
+    rows = features(blobs, [p for ps in pairs for p in ps], suit_only=True)
+    counts = [len(ps) for ps in pairs]
+    rows[:, _GEOMETRY:] = np.repeat(seen.rows[list(reads), _GEOMETRY:], counts, axis=0)
+    said, firm = _signs(suit_probs(rows))
+    out = []
+    start = 0
+    for k in counts:
+        out.append((said[start : start + k], firm[start : start + k]))
+        start += k
+    return out
 
 
 def _prints(rank: int) -> tuple[int, int]:
@@ -148,30 +169,48 @@ def _vouchers(seen: Seen, n: int, pairs: Sequence[Hypothesis], sizes: np.ndarray
     return np.asarray((sizes[[p.suit_id for p in pairs]] >= VOUCH_SIZE * sizes[hy.suit_id]) & far)
 
 
-def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray, claimed: bool = True) -> list[Hypothesis]:
+@dataclass(frozen=True)
+class _Places:
+    """Where each blob that may be a pip lies on every read's card (worked out once for all the
+    reads asked: the same few hundred blobs are placed on each card in turn)."""
+
+    ids: np.ndarray  # C: the blobs sized like a pip of some read asked
+    shares: np.ndarray  # M x C x 2: see :func:`_shares`
+    inside: np.ndarray  # M x C: whether it lies on read m's card
+    dist: np.ndarray  # M x C: how far from read m's rank glyph
+
+    @staticmethod
+    def of(blobs: Blobs, seen: Seen, asked: Sequence[int], sizes: np.ndarray) -> _Places:
+        suit_px = sizes[[seen.hys[n].suit_id for n in asked]]
+        ids = np.nonzero((sizes >= PIP_SIZE[0] * suit_px.min()) & (sizes <= PIP_SIZE[1] * suit_px.max()))[0]
+        xy = blobs.centroids[ids].astype(np.float64)
+        shares = _shares(seen.outlines, xy)
+        dist = np.hypot(*(xy[None, :, :] - np.array([h.rank_xy for h in seen.hys])[:, None, :]).transpose(2, 0, 1))
+        return _Places(ids, shares, _inside(shares), dist)
+
+
+def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray, places: _Places, claimed: bool = True) -> list[Hypothesis]:
     """Read ``n``'s index with each pip-sized blob on its card in place of its suit glyph, the
     pair turned so that the pip stands as it is printed: upright in the index's half of the card,
     upside down in the other.
 
     Cards overlap, so a blob inside the card's outline may be printed on another card: a blob
     nearer the index of another card that it also lies on is that card's, not this one's
-    (``claimed``; without it, every blob on the card counts). ``sizes``: each blob's larger side
-    (worked out once for all reads)."""
+    (``claimed``; without it, every blob on the card counts). ``sizes``: each blob's larger side;
+    ``places``: the blobs placed on every card (both worked out once for all reads)."""
     hy = seen.hys[n]
     suit_px = float(sizes[hy.suit_id])
     sized = (sizes >= PIP_SIZE[0] * suit_px) & (sizes <= PIP_SIZE[1] * suit_px)
     sized[[0, hy.suit_id, *hy.rank_ids]] = False  # 0: the paper round the print
-    ids = np.nonzero(sized)[0]
-    xy = blobs.centroids[ids].astype(np.float64)
-    share = _shares(seen.outlines[n : n + 1], xy)[0]
-    on_card = _inside(share)
+    on_card = np.nonzero(sized[places.ids] & places.inside[n])[0]
+    ids, xy = places.ids[on_card], blobs.centroids[places.ids[on_card]].astype(np.float64)
     # Beyond the card's middle (share of its height over a half), the pips are printed upside down.
-    ids, xy, along = ids[on_card], xy[on_card], share[on_card, 1] - 0.5
+    along = places.shares[n, on_card, 1] - 0.5
     keep = np.abs(along) >= MIDDLE_BAND
     if claimed and keep.any() and len(seen.cards) > 1:
         rival = seen.cards != seen.cards[n]
-        dist = np.hypot(*(xy[None, :, :] - np.array([h.rank_xy for h in seen.hys])[:, None, :]).transpose(2, 0, 1))
-        nearer = seen.holds(xy) & (dist < dist[n][None, :])
+        dist = places.dist[:, on_card]
+        nearer = places.inside[:, on_card] & (dist < dist[n][None, :])
         keep &= ~(nearer & rival[:, None]).any(axis=0)
     step = (hy.suit_xy[0] - hy.rank_xy[0], hy.suit_xy[1] - hy.rank_xy[1])
     out: list[Hypothesis] = []
@@ -186,26 +225,30 @@ def outvoted(suit_probs: np.ndarray, suit: int, rivals: Collection[int], least: 
     """Whether at least ``least`` pips read surely as one of ``rivals``, more than read as ``suit``.
 
     ``suit_probs``: the suit head's five probabilities (c, d, h, s, not a suit) per pip."""
-    if not len(suit_probs):
-        return False
-    said = _sure_suits(suit_probs)
-    firm = said[suit_probs[:, :4].max(axis=1) >= AGAINST_AT_LEAST]
-    against = int(np.isin(firm, list(rivals)).sum())
-    return against >= least and against > int((said == suit).sum())
+    return _outvoted(*_signs(suit_probs), suit, rivals, least)
 
 
-def _sure_suits(suit_probs: np.ndarray) -> np.ndarray:
-    """The suit (0-3) of each pip read surely as one, or -1 (see :data:`SURE`, :data:`IS_SUIT`)."""
+def _outvoted(said: list[int], firm: list[bool], suit: int, rivals: Collection[int], least: int) -> bool:
+    against = sum(1 for s, f in zip(said, firm) if f and s in rivals)
+    return against >= least and against > said.count(suit)
+
+
+def _signs(suit_probs: np.ndarray) -> tuple[list[int], list[bool]]:
+    """The suit (0-3) each pip reads as surely (see :data:`SURE`, :data:`IS_SUIT`), or -1; and
+    whether it is sure enough of it to stand against an index (:data:`AGAINST_AT_LEAST`)."""
     suits = suit_probs[:, :4] / np.maximum(suit_probs[:, :4].sum(axis=1, keepdims=True), 1e-9)
     counted = (suit_probs[:, 4] < IS_SUIT) & (suits.max(axis=1) >= SURE)
-    return np.where(counted, suits.argmax(axis=1), -1)
+    said = np.where(counted, suits.argmax(axis=1), -1)
+    return said.tolist(), (suit_probs[:, :4].max(axis=1) >= AGAINST_AT_LEAST).tolist()
 
 
 def vouch(suit_probs: np.ndarray, suit: int, printed: int, least: int = VOUCHERS) -> bool:
     """Whether at least ``least`` pips read surely as ``suit``, none surely as another, and no
     more than the ``printed`` pips of the rank read: a 3 read on an 8 of hearts has eight heart
     pips round it, which vouch for the hearts but not for the 3."""
-    said = _sure_suits(suit_probs)
-    said = said[said >= 0]
-    agree = int((said == suit).sum())
-    return least <= agree <= printed and agree == len(said)
+    return _vouch(_signs(suit_probs)[0], suit, printed, least)
+
+
+def _vouch(said: list[int], suit: int, printed: int, least: int) -> bool:
+    agree = said.count(suit)
+    return least <= agree <= printed and agree == sum(1 for s in said if s >= 0)
