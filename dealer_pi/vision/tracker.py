@@ -60,12 +60,11 @@ class Track:
     hits: int = 0
     misses: int = 0
     votes: dict[Card, float] = field(default_factory=dict)  # card -> summed read confidence, this face
-    unknown_votes: float = 0.0  # face-up frames (this face) where the card could not be named
     face_up: bool = True  # the settled face
     face_frames: int = 0  # frames seen with the settled face
     other_run: int = 0  # consecutive frames showing the other face
     pending: dict[Card, float] = field(default_factory=dict)  # votes seen while the other face shows
-    unnamed: int = 0  # face-up frames (this face) where the card could not be named
+    unnamed: int = 0  # face-up frames (this face) where the card could not be named: half a vote each against a name
     guesses: dict[Card, list[float]] = field(default_factory=dict)  # card -> how far the reads leaned to it, frame by frame
     pending_unnamed: int = 0  # the same two, while the other face shows
     pending_guesses: dict[Card, list[float]] = field(default_factory=dict)
@@ -85,7 +84,7 @@ class Track:
             return None, 0.0
         card, weight = self.leader()
         leaning = sum(sum(ws) - 0.5 * len(ws) for other, ws in self.guesses.items() if misread_as(card, other))
-        share = weight / max(1e-6, sum(self.votes.values()) + 0.5 * self.unknown_votes + leaning)
+        share = weight / max(1e-6, sum(self.votes.values()) + 0.5 * self.unnamed + leaning)
         return (card if share >= min_confidence else None), float(share)
 
     def contested(self, card: Card) -> bool:
@@ -251,7 +250,6 @@ class CardTracker:
             tr.votes, tr.pending = tr.pending, {}
             tr.unnamed, tr.guesses = tr.pending_unnamed, tr.pending_guesses
             tr.pending_unnamed, tr.pending_guesses = 0, {}
-            tr.unknown_votes = 0.0
             tr.other_run = 0
             return
         tr.other_run = 0
@@ -262,7 +260,6 @@ class CardTracker:
             if d.card is not None:
                 tr.votes[d.card] = tr.votes.get(d.card, 0.0) + d.confidence
             else:
-                tr.unknown_votes += 1.0
                 tr.unnamed += 1
                 if d.guess is not None:
                     tr.guesses.setdefault(d.guess, []).append(d.confidence)

@@ -243,6 +243,26 @@ def test_DEAL_PLAYER_EXPOSED_a_card_turned_up_that_no_frame_names_carries_the_gu
     assert [(str(e.zone), e.card, e.guess) for e in events] == [("board", js, None), ("seat:2", None, None)]
 
 
+def test_DEAL_DECK_a_card_turned_up_counts_the_frames_that_could_not_name_it_against_a_name_one_frame_gave():
+    # Seed 29 of the camera loop, frames 3378-3380: a jack of clubs turned up at a seat, half
+    # under the next card, leaned to Js in two frames and was named Js at 0.97 in the one between.
+    # The frames seen while it turned over counted for the name but not against it, and it was
+    # reported Js at 1.0: at a table whose shoe names every card, a false alarm.
+    js = Card.parse("Js")
+    t = CardTracker(confirm_frames=3, leave_frames=3)
+    faces = [found(None, face_up=False)] * 3 + [guessed(None, js), found(js, conf=0.97), guessed(None, js)] + [found(None, conf=0.968)] * 4
+    events = []
+    for n, f in enumerate(faces):
+        events += t.update(n * 66, [f])
+    assert [(e.face_up, e.card) for e in events if isinstance(e, CardSeen)] == [(False, None), (True, None)]
+    # The same frames with the card named in two of the three: named, as before.
+    t = CardTracker(confirm_frames=3, leave_frames=3)
+    events = []
+    for n, f in enumerate([found(None, face_up=False)] * 3 + [found(js), found(js), guessed(None, js)] + [found(js)] * 4):
+        events += t.update(n * 66, [f])
+    assert [(e.face_up, e.card) for e in events if isinstance(e, CardSeen)] == [(False, None), (True, js)]
+
+
 def test_DEAL_DECK_a_name_some_frames_read_in_the_other_suit_of_its_colour_is_not_reported():
     # Seed 15 of the camera loop: a queen of clubs on the board read Qs at 0.953 in two frames
     # of three and leaning to Qc at 0.815 in the third. Reported Qs at its fifth frame, she raised
