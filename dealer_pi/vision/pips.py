@@ -96,7 +96,7 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     rival: a blurred black index can read red where its colour is washed out to grey."""
     sizes = np.maximum(blobs.stats[:, 2], blobs.stats[:, 3])
     places = _Places.of(blobs, seen, asked, sizes)
-    pairs = [pip_pairs(blobs, seen, n, sizes, places) for n in asked]
+    pairs = [pip_pairs(seen, n, sizes, places) for n in asked]
     if not any(pairs):
         return set(), set()
     signs = _read_pips(blobs, seen, asked, pairs, suit_probs)
@@ -117,7 +117,7 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     # Counted against the rank, the pips are all those on the card, whichever index is nearer
     # them: a misread rank can split a card's corners into two "cards" and its pips. A pip
     # already read for the index is the same pair again; only the others are read now.
-    every = [pip_pairs(blobs, seen, n, sizes, places, claimed=False) for n, _ in vouching]
+    every = [pip_pairs(seen, n, sizes, places, claimed=False) for n, _ in vouching]
     fresh = [[p for p in ps if p.suit_id not in known] for ps, (_, known) in zip(every, vouching)]
     if any(fresh):
         for (n, known), ps, (said, _) in zip(vouching, fresh, _read_pips(blobs, seen, [n for n, _ in vouching], fresh, suit_probs)):
@@ -175,6 +175,7 @@ class _Places:
     reads asked: the same few hundred blobs are placed on each card in turn)."""
 
     ids: np.ndarray  # C: the blobs sized like a pip of some read asked
+    xy: np.ndarray  # C x 2: their centroids
     shares: np.ndarray  # M x C x 2: see :func:`_shares`
     inside: np.ndarray  # M x C: whether it lies on read m's card
     dist: np.ndarray  # M x C: how far from read m's rank glyph
@@ -186,10 +187,10 @@ class _Places:
         xy = blobs.centroids[ids].astype(np.float64)
         shares = _shares(seen.outlines, xy)
         dist = np.hypot(*(xy[None, :, :] - np.array([h.rank_xy for h in seen.hys])[:, None, :]).transpose(2, 0, 1))
-        return _Places(ids, shares, _inside(shares), dist)
+        return _Places(ids, xy, shares, _inside(shares), dist)
 
 
-def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray, places: _Places, claimed: bool = True) -> list[Hypothesis]:
+def pip_pairs(seen: Seen, n: int, sizes: np.ndarray, places: _Places, claimed: bool = True) -> list[Hypothesis]:
     """Read ``n``'s index with each pip-sized blob on its card in place of its suit glyph, the
     pair turned so that the pip stands as it is printed: upright in the index's half of the card,
     upside down in the other.
@@ -203,7 +204,7 @@ def pip_pairs(blobs: Blobs, seen: Seen, n: int, sizes: np.ndarray, places: _Plac
     sized = (sizes >= PIP_SIZE[0] * suit_px) & (sizes <= PIP_SIZE[1] * suit_px)
     sized[[0, hy.suit_id, *hy.rank_ids]] = False  # 0: the paper round the print
     on_card = np.nonzero(sized[places.ids] & places.inside[n])[0]
-    ids, xy = places.ids[on_card], blobs.centroids[places.ids[on_card]].astype(np.float64)
+    ids, xy = places.ids[on_card], places.xy[on_card]
     # Beyond the card's middle (share of its height over a half), the pips are printed upside down.
     along = places.shares[n, on_card, 1] - 0.5
     keep = np.abs(along) >= MIDDLE_BAND
