@@ -307,7 +307,7 @@ def felt_distance(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
     """How far each pixel's colour is from the felt's: the sum of their Lab differences."""
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
     f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
-    return cv2.transform(cv2.absdiff(lab, np.full_like(lab, f)), np.ones((1, 3), np.float32))
+    return cv2.transform(cv2.absdiff(lab, (float(f[0]), float(f[1]), float(f[2]), 0.0)), np.ones((1, 3), np.float32))
 
 
 def is_felt_like(felt: np.ndarray) -> bool:
@@ -379,13 +379,16 @@ def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: f
         area = stats[i, cv2.CC_STAT_AREA]
         if area < BACK_AREA * card_area:
             continue
-        stretch = (labels == i).astype(np.uint8)
-        if area < BACK_SOLID * cv2.contourArea(cv2.convexHull(cv2.findNonZero(stretch))):
+        # In the stretch's own box, grown by the ring's reach: the same border as in the whole part.
+        x, y, w, h = stats[i, :4]
+        x0, y0, x1, y1 = max(0, x - k), max(0, y - k), min(labels.shape[1], x + w + k), min(labels.shape[0], y + h + k)
+        stretch = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        if area < BACK_SOLID * cv2.contourArea(cv2.convexHull(_row_ends(cv2.findNonZero(stretch).reshape(-1, 2)))):
             continue
         # A back is framed by its margin: most of what borders it is white card stock. A dark
         # rail or a chip rack borders on felt and floor.
         border = (cv2.dilate(stretch, ring) > 0) & (stretch == 0)
-        if paper[border].mean() >= BACK_FRAMED:
+        if paper[y0:y1, x0:x1][border].mean() >= BACK_FRAMED:
             count += 1
     return count
 
@@ -757,7 +760,8 @@ def _row_ends(pts: np.ndarray) -> np.ndarray:
     rows = pts[:, 1]
     first = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])
     last = np.r_[first[1:] - 1, len(pts) - 1]
-    return pts[np.union1d(first, last)]
+    ends = np.column_stack([first, last]).ravel()  # in order already; a row of one point gives it twice
+    return pts[ends[np.r_[True, ends[1:] != ends[:-1]]]]
 
 
 def _split(pts: np.ndarray, k: int) -> list[np.ndarray]:
