@@ -608,3 +608,42 @@ def test_DEAL_HOLE_COUNT_a_pile_lying_still_is_split_once_and_the_same_way_in_ev
     assert [(f.face_up, f.corners) for f in again] == [(f.face_up, f.corners) for f in first]
     assert sum(not f.face_up for f in first) == 5
     assert [(f.face_up, f.corners) for f in Detector(card_height_px=130.0).detect(frame)] == [(f.face_up, f.corners) for f in first]
+
+
+
+def test_DEAL_HOLE_COUNT_a_pile_is_split_by_centres_found_on_a_sample_of_its_pixels_as_well_as_on_all(monkeypatch) -> None:
+    """k-means places a pile's centres on a grid of about a thousand of its pixels, and every
+    pixel goes to its nearest centre: the pieces cover the pile, and the face-down cards lie as
+    near where the cards truly lie as k-means on every pixel puts them."""
+    import dealer_pi.vision.detect as detect_module
+
+    def every_pixel(pts: np.ndarray, k: int) -> list[np.ndarray]:
+        if k <= 1 or len(pts) < 2 * k:
+            return [pts]
+        cv2.setRNGSeed(0)
+        _, labels, _ = cv2.kmeans(pts, k, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0), 2, cv2.KMEANS_PP_CENTERS)
+        return [pts[labels.ravel() == i] for i in range(k) if (labels.ravel() == i).sum() > 3]
+
+    sampled = detect_module._split
+    pts = np.argwhere(np.ones((150, 230), bool))[:, ::-1].astype(np.float32)  # two cards' worth of pixels, side by side
+    sizes: list[int] = []
+    real_kmeans = cv2.kmeans
+    monkeypatch.setattr(cv2, "kmeans", lambda data, *a: sizes.append(len(data)) or real_kmeans(data, *a))
+    pieces = sampled(pts, 2)
+    assert sizes == [int(((pts[:, 0] % 6 == 0) & (pts[:, 1] % 6 == 0)).sum())] and sizes[0] < 2 * detect_module.SPLIT_SAMPLE
+    assert len(pieces) == 2 and sum(len(p) for p in pieces) == len(pts)
+    assert {tuple(p) for piece in pieces for p in piece.tolist()} == {tuple(p) for p in pts.tolist()}
+    assert abs(float(np.mean(pieces[0][:, 0]) - np.mean(pieces[1][:, 0]))) > 100  # cut across the long side
+
+    table = {**{f"seat:{s}": [None, None] for s in (1, 3, 5, 7)}, "seat:9": [None, None, None], "burn": [None]}
+    errors: dict[str, list[float]] = {"sampled": [], "every pixel": []}
+    for seed in range(4):
+        scene = render_table_scene(table, seed=seed)
+        truth = [p.centre for p in scene.placements]
+        for name, split in (("sampled", sampled), ("every pixel", every_pixel)):
+            monkeypatch.setattr(detect_module, "_split", split)
+            found = [f for f in Detector(card_height_px=130.0).detect(scene.frame) if not f.face_up]
+            assert len(found) == 12
+            errors[name] += [min(math.dist(f.centre, t) for t in truth) for f in found]
+    assert np.mean(errors["sampled"]) <= np.mean(errors["every pixel"]) + 1.0
+    assert np.median(errors["sampled"]) <= np.median(errors["every pixel"]) + 1.0
