@@ -769,9 +769,9 @@ def _split(pts: np.ndarray, k: int) -> list[np.ndarray]:
     """Split a region's pixels into ``k`` card-sized parts (k-means on position).
 
     The centres are found on a grid of the pixels, about :data:`SPLIT_SAMPLE` of them, and every
-    pixel then goes to its nearest centre. A pile's mask comes from quarter-size colours, so
-    four pixels in a row say no more than one; k-means on all of a pile's tens of thousands
-    cost more than the rest of a mid-hand frame."""
+    pixel then goes to its nearest centre. A pile's mask comes from quarter-size colours, so a
+    block of four by four pixels says little more than one of them; k-means on all of a pile's
+    tens of thousands took over a third of a mid-hand frame."""
     if k <= 1 or len(pts) < 2 * k:
         return [pts]
     step = max(1, round(math.sqrt(len(pts) / SPLIT_SAMPLE)))
