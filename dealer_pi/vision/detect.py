@@ -765,25 +765,25 @@ def _row_ends(pts: np.ndarray) -> np.ndarray:
     return pts[ends[np.r_[True, ends[1:] != ends[:-1]]]]
 
 
-def _split(pts: np.ndarray, k: int) -> list[np.ndarray]:
+def _split(pts: np.ndarray, k: int, sample: int = SPLIT_SAMPLE) -> list[np.ndarray]:
     """Split a region's pixels into ``k`` card-sized parts (k-means on position).
 
-    The centres are found on a grid of the pixels, about :data:`SPLIT_SAMPLE` of them, and every
-    pixel then goes to its nearest centre. A pile's mask comes from quarter-size colours, so a
+    The centres are found on a grid of the pixels, about ``sample`` of them (all of them where
+    there are no more), and every pixel then goes to its nearest centre. A pile's mask comes from quarter-size colours, so a
     block of four by four pixels says little more than one of them; k-means on all of a pile's
     tens of thousands took over a third of a mid-hand frame."""
     if k <= 1 or len(pts) < 2 * k:
         return [pts]
-    step = max(1, round(math.sqrt(len(pts) / SPLIT_SAMPLE)))
-    sample = pts
+    step = max(1, round(math.sqrt(len(pts) / sample)))
+    grid = pts
     if step > 1:
         on_grid = (pts[:, 0].astype(np.int64) % step == 0) & (pts[:, 1].astype(np.int64) % step == 0)
         if on_grid.sum() >= 2 * k:
-            sample = np.ascontiguousarray(pts[on_grid])
+            grid = np.ascontiguousarray(pts[on_grid])
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(0)  # the same frame must split the same way every time
-    _, labels, centres = cv2.kmeans(sample, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
-    if sample is not pts:  # the nearest centre: |c|^2 - 2 p.c is least
+    _, labels, centres = cv2.kmeans(grid, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    if grid is not pts:  # the nearest centre: |c|^2 - 2 p.c is least
         labels = ((centres * centres).sum(axis=1) - 2 * (pts @ centres.T)).argmin(axis=1)
     labels = labels.ravel()
     pieces = [pts[labels == i] for i in range(k)]

@@ -610,21 +610,17 @@ def test_DEAL_HOLE_COUNT_a_pile_lying_still_is_split_once_and_the_same_way_in_ev
     assert [(f.face_up, f.corners) for f in Detector(card_height_px=130.0).detect(frame)] == [(f.face_up, f.corners) for f in first]
 
 
-
 def test_DEAL_HOLE_COUNT_a_pile_is_split_by_centres_found_on_a_sample_of_its_pixels_as_well_as_on_all(monkeypatch) -> None:
     """k-means places a pile's centres on a grid of about a thousand of its pixels, and every
     pixel goes to its nearest centre: the pieces cover the pile, and the face-down cards lie as
     near where the cards truly lie as k-means on every pixel puts them."""
     import dealer_pi.vision.detect as detect_module
 
-    def every_pixel(pts: np.ndarray, k: int) -> list[np.ndarray]:
-        if k <= 1 or len(pts) < 2 * k:
-            return [pts]
-        cv2.setRNGSeed(0)
-        _, labels, _ = cv2.kmeans(pts, k, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0), 2, cv2.KMEANS_PP_CENTERS)
-        return [pts[labels.ravel() == i] for i in range(k) if (labels.ravel() == i).sum() > 3]
-
     sampled = detect_module._split
+
+    def every_pixel(pts: np.ndarray, k: int) -> list[np.ndarray]:
+        return sampled(pts, k, sample=len(pts))
+
     pts = np.argwhere(np.ones((150, 230), bool))[:, ::-1].astype(np.float32)  # two cards' worth of pixels, side by side
     sizes: list[int] = []
     real_kmeans = cv2.kmeans
