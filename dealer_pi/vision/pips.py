@@ -50,7 +50,10 @@ SURE = 0.95  # a pip's suit counts when this sure among the four: the drawn deck
 # the index such pips still count: a real 8 of clubs (WIN_20240627_17_18_46) is vouched for by
 # club pips read 0.52-0.72 with the same doubt, and no floor tells the two apart.
 AGAINST_AT_LEAST = 0.75
-VOUCH_SIZE = 1.15  # a pip vouches only when this much larger than the index's suit glyph (the drawn deck's: 1.25)
+# A pip vouches only when this much larger than the index's suit glyph (the drawn deck's: 1.25),
+# and no larger than the upper bound: three of the drawn deck's club pips touching at 1080p make
+# one blob 3.2 times the glyph, which the suit head reads as a spade.
+VOUCH_SIZE = (1.15, 3.0)
 OTHER_INDEX_REACH = 1.5  # rank glyph heights round the other corner's suit glyph, which vouches for nothing
 VOUCHERS = 2  # pips that must agree, with none against, for the suit to be settled
 PIPS_AT_MOST = 10  # the most pips a number card prints
@@ -158,15 +161,16 @@ def _prints(rank: int) -> tuple[int, int]:
 
 
 def _vouchers(seen: Seen, n: int, pairs: Sequence[Hypothesis], sizes: np.ndarray) -> np.ndarray:
-    """Which of read ``n``'s pip pairs may vouch: pips printed larger than its suit glyph, and
-    none where the card's other corner index lies (through the card's middle from this one)."""
+    """Which of read ``n``'s pip pairs may vouch: pips printed larger than its suit glyph (but
+    not pips run together into one blob), and none where the card's other corner index lies (through the card's middle from this one)."""
     if not pairs:
         return np.zeros(0, bool)
     hy = seen.hys[n]
     xy = np.array([p.suit_xy for p in pairs], np.float64)
     other = 2 * seen.outlines[n].mean(axis=0) - np.asarray(hy.suit_xy, np.float64)
     far = np.hypot(*(xy - other).T) > OTHER_INDEX_REACH * hy.size
-    return np.asarray((sizes[[p.suit_id for p in pairs]] >= VOUCH_SIZE * sizes[hy.suit_id]) & far)
+    own = sizes[[p.suit_id for p in pairs]] / sizes[hy.suit_id]
+    return np.asarray((own >= VOUCH_SIZE[0]) & (own <= VOUCH_SIZE[1]) & far)
 
 
 @dataclass(frozen=True)

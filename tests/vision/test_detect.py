@@ -386,6 +386,25 @@ def test_DEAL_DECK_pips_do_not_vouch_for_a_rank_that_prints_fewer_of_them():
         assert [(f.card, f.face_up) for f in found] == [(None, True)], (grey, [(f.card, f.centre) for f in found])
 
 
+def test_DEAL_DECK_club_pips_run_together_into_one_blob_do_not_vouch_for_a_spade(monkeypatch):
+    # A camera frame of the drawn deck's 10 of clubs on the board, 130 px tall: its index's club
+    # reads unsure, and three of its club pips touch into one blob that the suit head takes for
+    # a large spade. Pips run together are no pip: the card is left unnamed, never the 10 of spades.
+    from dealer_pi.vision import pips
+
+    def board(*names: str) -> dict[str, list[Card]]:
+        return {"board": [Card.parse(c) for c in names]}
+
+    def read(det: Detector) -> list[str]:
+        det.detect(render_table_frame(board("Ah", "Kd", "7s"), seed=99))  # the scale it follows
+        return sorted(str(f.card) for f in det.detect(render_table_frame(board("Tc", "Kd", "7h"), seed=14)) if f.face_up)
+
+    assert read(Detector(card_height_px=130.0, follow_scale=True)) == ["7h", "Kd", "None"]
+    with monkeypatch.context() as m:
+        m.setattr(pips, "VOUCH_SIZE", (pips.VOUCH_SIZE[0], 99.0))  # any blob may vouch: the spade is named
+        assert read(Detector(card_height_px=130.0, follow_scale=True)) == ["7h", "Kd", "Ts"]
+
+
 def test_DEAL_DECK_a_black_card_whose_blurred_index_reads_red_is_not_named_where_its_pips_are_black():
     # The index's spade, blurred, reads as a diamond (its colour, washed out to grey, does not
     # forbid it). Six spade pips outvote it: a suit of the other colour is a rival too.
