@@ -19,13 +19,15 @@ No client may stall the server, with or without a token:
 
 from __future__ import annotations
 
+import errno
 import logging
 import resource
 import threading
 import time
+import traceback
 from typing import Any
 
-from waitress import wasyncore
+from waitress import trigger, wasyncore
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
@@ -68,15 +70,39 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
         return done
 
 
+class _Wake(trigger.trigger):  # type: ignore[misc]
+    """The serving loop's wake-up pipe, remembering where it was closed from: closed under a
+    running loop, it is a fault whose cause the log must be able to name."""
+
+    closed_from = "nowhere known"
+
+    def close(self) -> None:
+        if not self._closed:
+            self.closed_from = " < ".join(f"{f.name} ({f.filename.rsplit('/', 1)[-1]}:{f.lineno})"
+                                          for f in reversed(traceback.extract_stack(limit=9)[:-1]))
+        super().close()
+
+    def _physical_pull(self) -> None:
+        # Closed, its number may already be another file's (a journal, a client's socket): a
+        # wake-up written there would corrupt it.
+        if self._closed:
+            raise OSError(errno.EBADF, "the wake-up pipe is closed")
+        super()._physical_pull()
+
+
 class _Listener(TcpWSGIServer):  # type: ignore[misc]
     channel_class = _Channel
+    trigger: _Wake
 
     def __init__(self, app: Any, adj: Adjustments, request_timeout_s: float, per_address: int) -> None:
         self.request_timeout_s = request_timeout_s
         self.per_address = per_address
         self.refused: dict[str, int] = {}  # connections turned away, by address (for the log)
         self._refused_logged = 0.0
+        self._wake_lock = threading.Lock()
         super().__init__(app, map={}, adj=adj)
+        self.trigger.close()
+        self.trigger = _Wake(self._map)
 
     def handle_accept(self) -> None:
         try:
@@ -103,15 +129,29 @@ class _Listener(TcpWSGIServer):  # type: ignore[misc]
             return
         self.channel_class(self, conn, self.fix_addr(addr), self.adj, map=self._map)
 
-    closing = False
+    finished = False  # every socket closed: the loop has ended or is ending
 
-    def pull_trigger(self) -> None:
-        # A request finishing while the server stops wakes a loop that is gone: nothing to tell.
-        try:
-            super().pull_trigger()
-        except OSError:
-            if not self.closing:
-                raise
+    def pull_trigger(self, thunk: Any = None) -> None:
+        """Wake the serving loop, to run ``thunk`` there if one is given.
+
+        A wake-up pipe found closed while the loop still serves is replaced by a new one: the
+        loop polls it from its next round (within ``asyncore_loop_timeout``), so requests still
+        finish promptly and a stop still closes every socket from the loop itself."""
+        with self._wake_lock:
+            try:
+                self.trigger.pull_trigger(thunk)
+            except OSError as exc:
+                if self.finished:
+                    return  # a request finishing after the server closed: nothing to wake
+                log.warning("the server's wake-up pipe was closed under its loop (%s, closed from %s): a new one wakes it",
+                            exc.strerror, self.trigger.closed_from)
+                self.trigger = _Wake(self._map)
+                self.trigger.pull_trigger(thunk)
+
+    def close_all(self) -> None:
+        """Close every socket and the wake-up pipe (in the serving loop, which then ends)."""
+        self.finished = True
+        wasyncore.close_all(self._map)
 
     def maintenance(self, now: float) -> None:
         super().maintenance(now)  # idle kept-alive connections (adj.channel_timeout)
@@ -165,8 +205,8 @@ class Server:
             done.set()
 
         if self._thread is not None and self._thread.is_alive():
-            if self._in_loop(close_listener):
-                done.wait(5)
+            self._server.pull_trigger(close_listener)
+            done.wait(5)
 
     def close(self) -> None:
         """Stop accepting, let the requests being served finish (5 s at most), then close every
@@ -176,23 +216,13 @@ class Server:
         them from another thread while it waits in poll() would pull the floor from under it.
         """
         if self._thread is None or not self._thread.is_alive():
-            self._server.close()
+            self._server.close_all()
             return
         self.stop_accepting()
         self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
-        self._server.closing = True
-        sockets = self._server._map
-        self._in_loop(lambda: wasyncore.close_all(sockets))
+        self._server.pull_trigger(self._server.close_all)
         self._thread.join(timeout=5)
-
-    def _in_loop(self, thunk: Any) -> bool:
-        """Run ``thunk`` in the serving loop, or here where the loop can no longer be woken (its
-        wake-up pipe already closed: the loop then goes on only until its poll times out, and a
-        server that cannot be closed must not take the process down with it). False when run here."""
-        try:
-            self._server.trigger.pull_trigger(thunk)
-            return True
-        except OSError as exc:
-            log.warning("the server's loop cannot be woken (%s): closing from %s", exc, threading.current_thread().name)
-            thunk()
-            return False
+        if self._thread.is_alive():  # the loop took no wake-up: close from here, its poll will see it
+            log.warning("the server's loop did not close its sockets within 5 s: closing them from %s",
+                        threading.current_thread().name)
+            self._server.close_all()

@@ -160,16 +160,44 @@ def test_stopping_the_server_under_load_ends_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in log and "Bad file descriptor" not in log, log[-3000:]
 
 
-def test_a_server_whose_loop_can_no_longer_be_woken_still_closes(serve: Any) -> None:
-    """The serving loop closes its own wake-up pipe when the pipe fails; closing the server then
-    must neither raise (it took a test run down at teardown) nor leave the port open."""
+def test_a_server_whose_wake_up_pipe_is_closed_under_it_gets_a_new_one_and_still_closes_from_its_loop(
+        serve: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The serving loop's wake-up pipe closed while it serves (it once took a test run down at
+    teardown): requests are still served, nothing is written where the old pipe's number now
+    points, the log says where the pipe was closed from, and closing the server still closes
+    every socket from the serving loop."""
     rt, server = serve()
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
-    conn.request("GET", "/api/state")
-    assert conn.getresponse().status in (200, 401)
-    conn.close()
-    server._server.trigger.close()
-    server.close()
+
+    def get_state() -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        conn.request("GET", "/api/state")
+        status = conn.getresponse().status
+        conn.close()
+        return status
+
+    assert get_state() in (200, 401)
+    old = server._server.trigger
+    write_end = old.trigger
+    old.close()
+    other = tmp_path / "a file that now has the old pipe's number"
+    fd = os.open(other, os.O_WRONLY | os.O_CREAT)
+    os.dup2(fd, write_end)  # as the next file opened anywhere in the process might
+    try:
+        server._server.pull_trigger()
+    finally:
+        os.close(write_end)
+        os.close(fd)
+    assert other.read_bytes() == b""
+    assert get_state() in (200, 401)
+    closed_in: list[str] = []
+    close_all = server._server.close_all
+    server._server.close_all = lambda: (closed_in.append(threading.current_thread().name), close_all())[-1]
+    with caplog.at_level("WARNING", logger="dealer_pi.web.server"):
+        server.close()
+    assert closed_in == ["waitress"], closed_in
+    warned = [r.getMessage() for r in caplog.records]
+    assert any("wake-up pipe was closed under its loop" in m and "test_a_server_whose_wake_up_pipe" in m for m in warned), warned
+    assert not any("did not close its sockets" in m for m in warned), warned
     assert server._thread is not None and not server._thread.is_alive()
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", server.port), timeout=2)
