@@ -162,7 +162,8 @@ def _prints(rank: int) -> tuple[int, int]:
 
 def _vouchers(seen: Seen, n: int, pairs: Sequence[Hypothesis], sizes: np.ndarray) -> np.ndarray:
     """Which of read ``n``'s pip pairs may vouch: pips printed larger than its suit glyph (but
-    not pips run together into one blob), and none where the card's other corner index lies (through the card's middle from this one)."""
+    not pips run together into one blob), and none where the card's other corner index lies
+    (through the card's middle from this one)."""
     if not pairs:
         return np.zeros(0, bool)
     hy = seen.hys[n]
