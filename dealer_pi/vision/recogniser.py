@@ -489,8 +489,8 @@ class Recogniser:
         for k, n in enumerate(chosen):
             hy = hyps[n]
             # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as sure as its rank.
-            c = float(pr[n, r[n]] * VOUCHED_SUIT) if k in vouched else float(conf[n])
-            suit = VOUCHED_SUIT if k in vouched else float(ps[n, s[n]])
+            suit_p = VOUCHED_SUIT if k in vouched else ps[n, s[n]]
+            c, suit = float(pr[n, r[n]] * suit_p), float(suit_p)
             if grey and suit < VOUCHED_SUIT:
                 c = min(c, self.min_confidence - GREY_ALONE_SHORT_BY)
             card = None if k in doubted else Card.from_index(cards[k])
