@@ -351,77 +351,97 @@ def features(blobs: Blobs, hyps: list[Hypothesis], suit_only: bool = False) -> n
 
     Each glyph is its blobs turned so that rank-to-suit points down, scaled so
     the turned bounding box's longer side spans GRID - 2 cells, and centred.
-    The arithmetic runs on all glyphs of the picture at once (per-glyph numpy
-    calls cost more than the warps); only the warps go one by one, each
-    straight into its row.
     """
-    out = np.zeros((len(hyps), FEATURES), np.float32)
-    if not hyps:
-        return out
-    # Each blob (or "10" pair) is cut out once and reused by every pair it is in.
-    index: dict[tuple[int, ...], int] = {}
-    shapes: list[_Shape] = []
-    which = np.empty(2 * len(hyps), np.intp)  # rank glyph of hypothesis n at 2n, its suit glyph at 2n+1
-    ca = np.empty(2 * len(hyps))
-    sa = np.empty(2 * len(hyps))
-    dist = np.empty(len(hyps))
-    cut = blobs.shapes
-    for n, hy in enumerate(hyps):
-        for k, ids in ((2 * n, hy.rank_ids), (2 * n + 1, (hy.suit_id,))):
-            if ids not in index:
-                index[ids] = len(shapes)
-                if ids not in cut:
-                    cut[ids] = _shape(blobs, ids)
-                shapes.append(cut[ids])
-            which[k] = index[ids]
-        dx = hy.suit_xy[0] - hy.rank_xy[0]
-        dy = hy.suit_xy[1] - hy.rank_xy[1]
-        a = math.radians(math.degrees(math.atan2(dy, dx)) - 90.0)
-        ca[2 * n : 2 * n + 2] = math.cos(a)
-        sa[2 * n : 2 * n + 2] = math.sin(a)
-        dist[n] = math.hypot(dx, dy)
-    rx0, rx1, ry0, ry1 = _extents(shapes, which, ca, sa).T
-    w = rx1 - rx0 + 1
-    h = ry1 - ry0 + 1
-    scale = (GRID - 2) / np.maximum(w, h)
-    mid_x = (rx1 + rx0) / 2
-    mid_y = (ry1 + ry0) / 2
-    # Half the mask's width and height: the turn is about the mask's centre.
-    cx = np.array([sh.mask.shape[1] / 2.0 for sh in shapes])[which]
-    cy = np.array([sh.mask.shape[0] / 2.0 for sh in shapes])[which]
-    # cv2.getRotationMatrix2D(centre, angle, 1), scaled, and shifted to put the box's centre at the grid's.
-    m = np.empty((len(which), 2, 3))
-    m[:, 0, 0] = ca * scale
-    m[:, 0, 1] = sa * scale
-    m[:, 0, 2] = GRID / 2 - scale * (ca * cx + sa * cy + mid_x)
-    m[:, 1, 0] = -sa * scale
-    m[:, 1, 1] = ca * scale
-    m[:, 1, 2] = GRID / 2 - scale * (-sa * cx + ca * cy + mid_y)
-    m32 = m.astype(np.float32)
-    # Glyph k is hypothesis k // 2's rank (k even) or suit; a rank left out is zeros, not stale memory.
-    cells = (np.zeros if suit_only else np.empty)((len(which), GRID, GRID), np.float32)
-    small = (scale < 0.5).tolist()
-    for k, sh_id in enumerate(which.tolist()):
-        if suit_only and k % 2 == 0:
-            continue
-        src = shapes[sh_id].mask
-        mk = m32[k]
-        if small[k]:
+    return PairRows(blobs, hyps, ranks=not suit_only).with_suits(np.ones(len(hyps), bool))
+
+
+class PairRows:
+    """:func:`features` of a picture's pairs, the suit glyphs warped only for the rows asked.
+
+    Most pairs a frame proposes are pips and picture fragments whose rank reads as no index, and
+    their suit is then never read: half the warps were of glyphs nobody looked at. The arithmetic
+    runs on all glyphs of the picture at once (per-glyph numpy calls cost more than the warps);
+    only the warps go one by one, each straight into its row.
+    """
+
+    def __init__(self, blobs: Blobs, hyps: list[Hypothesis], ranks: bool = True) -> None:
+        self.rows = np.zeros((len(hyps), FEATURES), np.float32)  # a glyph not warped is zeros
+        self._suits_done = np.zeros(len(hyps), bool)
+        if not hyps:
+            return
+        # Each blob (or "10" pair) is cut out once and reused by every pair it is in.
+        index: dict[tuple[int, ...], int] = {}
+        shapes: list[_Shape] = []
+        which = np.empty(2 * len(hyps), np.intp)  # rank glyph of hypothesis n at 2n, its suit glyph at 2n+1
+        ca = np.empty(2 * len(hyps))
+        sa = np.empty(2 * len(hyps))
+        dist = np.empty(len(hyps))
+        cut = blobs.shapes
+        for n, hy in enumerate(hyps):
+            for k, ids in ((2 * n, hy.rank_ids), (2 * n + 1, (hy.suit_id,))):
+                if ids not in index:
+                    index[ids] = len(shapes)
+                    if ids not in cut:
+                        cut[ids] = _shape(blobs, ids)
+                    shapes.append(cut[ids])
+                which[k] = index[ids]
+            dx = hy.suit_xy[0] - hy.rank_xy[0]
+            dy = hy.suit_xy[1] - hy.rank_xy[1]
+            a = math.radians(math.degrees(math.atan2(dy, dx)) - 90.0)
+            ca[2 * n : 2 * n + 2] = math.cos(a)
+            sa[2 * n : 2 * n + 2] = math.sin(a)
+            dist[n] = math.hypot(dx, dy)
+        rx0, rx1, ry0, ry1 = _extents(shapes, which, ca, sa).T
+        w = rx1 - rx0 + 1
+        h = ry1 - ry0 + 1
+        scale = (GRID - 2) / np.maximum(w, h)
+        mid_x = (rx1 + rx0) / 2
+        mid_y = (ry1 + ry0) / 2
+        # Half the mask's width and height: the turn is about the mask's centre.
+        cx = np.array([sh.mask.shape[1] / 2.0 for sh in shapes])[which]
+        cy = np.array([sh.mask.shape[0] / 2.0 for sh in shapes])[which]
+        # cv2.getRotationMatrix2D(centre, angle, 1), scaled, and shifted to put the box's centre at the grid's.
+        m = np.empty((len(which), 2, 3))
+        m[:, 0, 0] = ca * scale
+        m[:, 0, 1] = sa * scale
+        m[:, 0, 2] = GRID / 2 - scale * (ca * cx + sa * cy + mid_x)
+        m[:, 1, 0] = -sa * scale
+        m[:, 1, 1] = ca * scale
+        m[:, 1, 2] = GRID / 2 - scale * (-sa * cx + ca * cy + mid_y)
+        self._m32 = m.astype(np.float32)
+        self._scale = scale
+        self._masks = [shapes[k].mask for k in which.tolist()]
+        # Glyph k is hypothesis k // 2's rank (k even) or suit, each a GRID x GRID block of its row.
+        self._cells = self.rows[:, : 2 * GRID * GRID].reshape(len(hyps), 2, GRID, GRID)
+        if ranks:
+            for n in range(len(hyps)):
+                self._warp(2 * n)
+        area = np.array([sh.area for sh in shapes])[which]
+        fill = area / np.maximum(1.0, w * h)
+        aspect = w / np.maximum(h, 1.0)
+        rh, sh_ = h[0::2], h[1::2]
+        self.rows[:, -GEOM:] = np.stack([dist / rh, sh_ / rh, aspect[0::2], aspect[1::2], fill[0::2], fill[1::2]], axis=1)
+
+    def with_suits(self, keep: np.ndarray) -> np.ndarray:
+        """The rows, the suit glyphs of those where ``keep`` warped in (each once)."""
+        for n in np.flatnonzero(keep & ~self._suits_done).tolist():
+            self._warp(2 * n + 1)
+        self._suits_done |= keep
+        return self.rows
+
+    def _warp(self, k: int) -> None:
+        src = self._masks[k]
+        mk = self._m32[k]
+        scale = float(self._scale[k])
+        if scale < 0.5:
             # Shrink first so the warp does not alias thin strokes away.
-            f = float(scale[k]) * 2
+            f = scale * 2
             sw, shh = max(2, round(src.shape[1] * f)), max(2, round(src.shape[0] * f))
             mk = mk.copy()
             mk[:, 0] *= src.shape[1] / sw
             mk[:, 1] *= src.shape[0] / shh
             src = cv2.resize(src, (sw, shh), interpolation=cv2.INTER_AREA)
-        cv2.warpAffine(src, mk, (GRID, GRID), dst=cells[k], flags=cv2.INTER_LINEAR, borderValue=0.0)
-    out[:, : 2 * GRID * GRID] = cells.reshape(len(hyps), 2 * GRID * GRID)
-    area = np.array([sh.area for sh in shapes])[which]
-    fill = area / np.maximum(1.0, w * h)
-    aspect = w / np.maximum(h, 1.0)
-    rh, sh_ = h[0::2], h[1::2]
-    out[:, -GEOM:] = np.stack([dist / rh, sh_ / rh, aspect[0::2], aspect[1::2], fill[0::2], fill[1::2]], axis=1)
-    return out
+        cv2.warpAffine(src, mk, (GRID, GRID), dst=self._cells[k // 2, k % 2], flags=cv2.INTER_LINEAR, borderValue=0.0)
 
 
 def glyph_colour_red(bgr: np.ndarray, blobs: Blobs, comp_id: int) -> float:

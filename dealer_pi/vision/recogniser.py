@@ -44,7 +44,7 @@ from .glyphs import (
     Blobs,
     GlyphParams,
     Hypothesis,
-    features,
+    PairRows,
     find_blobs,
     glyph_colour_red,
     hypotheses_from_blobs,
@@ -250,15 +250,20 @@ class IndexModel:
         geom = feats[:, 2 * _G :]
         return np.hstack([rank, geom]), np.hstack([suit, geom])
 
-    def probs(self, feats: np.ndarray, rank_floor: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    def probs(self, feats: np.ndarray, rank_floor: float = 0.0,
+              with_suits: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Rank and suit probabilities per pair.
 
         With ``rank_floor``, a pair whose likeliest rank is under it gets no suit reading (its
         suit is "not a suit"). A read needs P(rank) x P(suit) of at least :data:`READ_FLOOR`, so
         with that floor no read is lost, and the suit branch runs only on the few pairs that
         look like an index: most proposed pairs are pips and picture fragments.
+        ``with_suits`` (:meth:`.glyphs.PairRows.with_suits`): ``feats`` still lack their suit
+        glyphs, and this puts them in for the rows it is given (a mask).
         """
         if self.trunk is None or rank_floor <= 0.0:
+            if with_suits is not None:
+                feats = with_suits(np.ones(len(feats), bool))
             rank_in, suit_in = self.parts(feats)
             return self.rank.probs(rank_in), self.suit.probs(suit_in)
         geom = feats[:, 2 * _G :]
@@ -268,6 +273,8 @@ class IndexModel:
         ps = np.zeros((len(feats), SUITS + 1), np.float32)
         ps[:, SUITS] = 1.0
         if keep.any():
+            if with_suits is not None:
+                feats = with_suits(keep)
             _, suit_emb = self.trunk.embed(feats[:0], feats[keep])
             ps[keep] = self.suit.probs(np.hstack([suit_emb, geom[keep]]))
         return pr, ps
@@ -389,9 +396,10 @@ class Recogniser:
         self.params = params or GlyphParams()
         self.min_confidence = min_confidence
 
-    def class_probs(self, feats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rank and suit probabilities per pair; pairs that cannot make a read get no suit reading."""
-        return self.model.probs(feats, rank_floor=READ_FLOOR)
+    def class_probs(self, pairs: PairRows) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities per pair; pairs that cannot make a read get no suit reading
+        (nor their suit glyph warped)."""
+        return self.model.probs(pairs.rows, rank_floor=READ_FLOOR, with_suits=pairs.with_suits)
 
     def read(self, bgr: np.ndarray, region: np.ndarray | None = None, glyph_px: float = 0.0,
              quartered: np.ndarray | None = None) -> list[IndexRead]:
@@ -437,9 +445,10 @@ class Recogniser:
         hyps = hypotheses_from_blobs(blobs, params)
         if not hyps:
             return []
-        rows = features(blobs, hyps)
-        pr, ps = self.class_probs(rows)
-        return self._decide(bgr, blobs, hyps, rows, pr, ps, use_colour=not params.light_print, colourful=colourful)
+        pairs = PairRows(blobs, hyps)
+        pr, ps = self.class_probs(pairs)
+        # Every pair that may make a read has its suit glyph in its row by now.
+        return self._decide(bgr, blobs, hyps, pairs.rows, pr, ps, use_colour=not params.light_print, colourful=colourful)
 
     def _decide(
         self, bgr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis], rows: np.ndarray, pr: np.ndarray, ps: np.ndarray,

@@ -14,6 +14,7 @@ from dealer_pi.vision.glyphs import (
     GRID,
     Blobs,
     GlyphParams,
+    PairRows,
     features,
     find_blobs,
     hypotheses_from_blobs,
@@ -125,6 +126,26 @@ def test_features_for_the_suit_alone_leave_the_rank_glyph_empty_and_the_rest_as_
     cells = GRID * GRID
     assert np.array_equal(suit[:, cells:], both[:, cells:])
     assert not suit[:, :cells].any() and both[:, :cells].any()
+
+
+def test_pair_rows_warp_a_suit_glyph_only_for_the_rows_asked_and_those_rows_are_the_features_rows():
+    # The reader warps a pair's suit glyph only where its rank may make a read: the rows it then
+    # reads must be exactly the rows the networks were trained on.
+    frame = render_table_frame({"board": [Card.parse(c) for c in ("Ah", "7c", "Td")]}, seed=4)
+    blobs = find_blobs(frame, GlyphParams())
+    hyps = hypotheses_from_blobs(blobs, GlyphParams())
+    assert len(hyps) > 10
+    full = features(blobs, hyps)
+    cells = GRID * GRID
+    pairs = PairRows(blobs, hyps)
+    assert np.array_equal(pairs.rows[:, :cells], full[:, :cells]) and np.array_equal(pairs.rows[:, -6:], full[:, -6:])
+    assert not pairs.rows[:, cells : 2 * cells].any()
+    keep = np.zeros(len(hyps), bool)
+    keep[::3] = True
+    rows = pairs.with_suits(keep)
+    assert np.array_equal(rows[keep], full[keep])
+    assert not rows[~keep, cells : 2 * cells].any() and full[~keep, cells : 2 * cells].any()
+    assert np.array_equal(pairs.with_suits(np.ones(len(hyps), bool)), full)
 
 
 def test_DEAL_DECK_a_court_index_printed_against_its_pictures_frame_is_read_on_the_simulated_camera() -> None:

@@ -109,8 +109,8 @@ def test_reading_skips_the_suit_branch_only_where_no_read_is_possible():
     assert np.allclose(ps[keep], full_s[keep], atol=1e-5)
 
     class EveryPair(Recogniser):
-        def class_probs(self, feats):
-            return self.model.probs(feats)
+        def class_probs(self, pairs):
+            return self.model.probs(pairs.with_suits(np.ones(len(pairs.rows), bool)))
 
     def reads(r: Recogniser) -> list[tuple]:
         return [(x.card, x.best, round(x.confidence, 4), x.rank_xy) for x in r.read(frame)]
