@@ -85,6 +85,9 @@ class CardFound:
     confidence: float
     zone: str | None = None
     guess: Card | None = None  # unnamed and face up: the name its reads lean to (at CANDIDATE or more)
+    # Unnamed, its corners read as names a misread links (:func:`_torn_cards`): each name with its
+    # corner's confidence. Across frames each stands against the other (the tracker's leanings).
+    torn: tuple[tuple[Card, float], ...] = ()
 
     @property
     def extent(self) -> float:
@@ -192,7 +195,8 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
             if (misread_as(na, nb) and opposite_corners(a, b) and same_place(a, b)
                     and not confirmed(a) and not confirmed(b)):
                 centre, pts = outline_from_corners(a, b)
-                cards.append(CardFound(None, True, centre, _pts(pts), max(a.confidence, b.confidence)))
+                cards.append(CardFound(None, True, centre, _pts(pts), max(a.confidence, b.confidence),
+                                       torn=((na, a.confidence), (nb, b.confidence))))
                 taken += [a, b]
     torn = {id(r) for r in taken}
     for r in leaning:

@@ -240,8 +240,7 @@ class CardTracker:
                 tr.pending[d.card] = tr.pending.get(d.card, 0.0) + d.confidence
             elif d.face_up:
                 tr.pending_unnamed += 1
-                if d.guess is not None:
-                    tr.pending_guesses.setdefault(d.guess, []).append(d.confidence)
+                _lean(tr.pending_guesses, d)
             if tr.other_run < self.confirm_frames:
                 return  # one odd frame does not turn a card over
             # Turned over in place: identity evidence starts again from this face.
@@ -261,8 +260,17 @@ class CardTracker:
                 tr.votes[d.card] = tr.votes.get(d.card, 0.0) + d.confidence
             else:
                 tr.unnamed += 1
-                if d.guess is not None:
-                    tr.guesses.setdefault(d.guess, []).append(d.confidence)
+                _lean(tr.guesses, d)
+
+
+def _lean(guesses: dict[Card, list[float]], d: CardFound) -> None:
+    """An unnamed frame's leanings: the name its reads lean to, or each of the names its corners
+    were torn between (a 10 of clubs read Ts at 0.98 at one corner and Tc at 0.90 at the other:
+    such a frame stands against the Ts that the frames round it name, as the shoe's Tc showed)."""
+    if d.guess is not None:
+        guesses.setdefault(d.guess, []).append(d.confidence)
+    for card, confidence in d.torn:
+        guesses.setdefault(card, []).append(confidence)
 
 
 def _size(d: CardFound) -> float:

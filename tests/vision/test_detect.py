@@ -303,6 +303,16 @@ def test_DEAL_DECK_a_card_named_at_one_corner_whose_other_corner_leans_to_a_misr
     assert "Ts" in names("Tc", 0.45)  # too unsure to lean anywhere: the Ts keeps its name
     assert "Ts" in names("4d", 0.6)  # no misread links them: the 4d is another card's corner
 
+def test_DEAL_DECK_a_card_torn_between_two_names_carries_both_for_the_tracker():
+    # The camera loop at seed 28, frame 20818: a drawn 10 of clubs on the board, read Ts at 0.983 at
+    # one corner and Tc at 0.899 at the other. Unnamed, it says which names it was torn between, so
+    # that the frames round it (Ts where the other corner leaned Ts too) do not name it alone.
+    found = Detector()._group_reads([_top_corner("Ts", 0.983), _foot_corner("Tc", 0.899)])
+    assert [(f.card, sorted((str(c), round(w, 3)) for c, w in f.torn)) for f in found] == [(None, [("Tc", 0.899), ("Ts", 0.983)])]
+    named = Detector()._group_reads([_top_corner("Ts", 0.983), _foot_corner("Ts", 0.637)])
+    assert [(str(f.card), f.torn) for f in named] == [("Ts", ())]
+
+
 def _misprinted(top: str, bottom: str) -> np.ndarray:
     """A rendered card whose lower right corner is printed from another card: two corners of one
     card that do not agree, as a reader's misread corner makes them."""

@@ -284,6 +284,31 @@ def test_DEAL_DECK_a_name_some_frames_read_in_the_other_suit_of_its_colour_is_no
     assert seen(Card.parse("4d")) == [(qs, None)]  # a name no misread of the Qs makes does not dispute it
 
 
+def test_DEAL_DECK_a_frame_torn_between_two_suits_stands_against_the_name_the_frames_round_it_give():
+    # Seed 28 of the camera loop (400 clean hands, frames 20816-20819): a drawn 10 of clubs on the
+    # board, its lower club read as a spade at 0.983. Named Ts where the upper corner leaned Ts too,
+    # unnamed (torn between Ts and Tc at 0.899) where it leaned Tc. The torn frames counted only as
+    # unnamed, and the card was reported Ts at 0.855: "the shoe read Tc but the camera saw Ts".
+    import dataclasses
+
+    ts, tc = Card.parse("Ts"), Card.parse("Tc")
+    torn = dataclasses.replace(found(None, conf=0.983, zone="board"), torn=((ts, 0.983), (tc, 0.899)))
+
+    def seen(frames: list) -> list:
+        t = CardTracker(confirm_frames=3, leave_frames=3, min_confidence=0.8)
+        events = []
+        for n, f in enumerate(frames):
+            events += t.update(n * 500, [f])
+        return [(e.card, e.guess) for e in events if isinstance(e, CardSeen)]
+
+    named = found(ts, conf=0.983, zone="board")
+    assert seen([named, named, torn, named, named, torn, named, named, torn]) == [(None, None)]
+    # Torn in one frame of six: the other frames settle it, named after its six frames.
+    assert seen([torn] + [named] * 8) == [(ts, None)]
+    # Frames torn with no frame naming either: unnamed, and no guess between the two names.
+    assert seen([torn] * 7) == [(None, None)]
+
+
 def test_DEAL_BURN_a_pile_of_four_cut_three_ways_in_turn_is_four_cards():
     """Measured on the simulated camera (seed 19): two folded hands in the muck, the four backs cut
     three ways in turn from frame to frame. One cut put a card where no track of the others was, and
