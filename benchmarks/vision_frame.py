@@ -166,7 +166,7 @@ class _EverySuitWarped(Recogniser):
     """The reader as it was: every proposed pair's suit glyph warped, read or not."""
 
     def class_probs(self, pairs: PairRows) -> tuple[np.ndarray, np.ndarray]:
-        return self.model.probs(pairs.with_suits(np.ones(len(pairs.rows), bool)), rank_floor=READ_FLOOR)
+        return self.model.probs(pairs.every_suit(), rank_floor=READ_FLOOR)
 
 
 def suit_warp_cost(frames: list[np.ndarray]) -> None:

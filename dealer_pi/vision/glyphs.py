@@ -352,7 +352,7 @@ def features(blobs: Blobs, hyps: list[Hypothesis], suit_only: bool = False) -> n
     Each glyph is its blobs turned so that rank-to-suit points down, scaled so
     the turned bounding box's longer side spans GRID - 2 cells, and centred.
     """
-    return PairRows(blobs, hyps, ranks=not suit_only).with_suits(np.ones(len(hyps), bool))
+    return PairRows(blobs, hyps, ranks=not suit_only).every_suit()
 
 
 class PairRows:
@@ -428,6 +428,10 @@ class PairRows:
             self._warp(2 * n + 1)
         self._suits_done |= keep
         return self.rows
+
+    def every_suit(self) -> np.ndarray:
+        """The rows with every pair's suit glyph in: :func:`features`'s rows."""
+        return self.with_suits(np.ones(len(self.rows), bool))
 
     def _warp(self, k: int) -> None:
         src = self._masks[k]

@@ -303,6 +303,7 @@ def test_DEAL_DECK_a_card_named_at_one_corner_whose_other_corner_leans_to_a_misr
     assert "Ts" in names("Tc", 0.45)  # too unsure to lean anywhere: the Ts keeps its name
     assert "Ts" in names("4d", 0.6)  # no misread links them: the 4d is another card's corner
 
+
 def test_DEAL_DECK_a_card_torn_between_two_names_carries_both_for_the_tracker():
     # The camera loop at seed 28, frame 20818: a drawn 10 of clubs on the board, read Ts at 0.983 at
     # one corner and Tc at 0.899 at the other. Unnamed, it says which names it was torn between, so

@@ -145,7 +145,7 @@ def test_pair_rows_warp_a_suit_glyph_only_for_the_rows_asked_and_those_rows_are_
     rows = pairs.with_suits(keep)
     assert np.array_equal(rows[keep], full[keep])
     assert not rows[~keep, cells : 2 * cells].any() and full[~keep, cells : 2 * cells].any()
-    assert np.array_equal(pairs.with_suits(np.ones(len(hyps), bool)), full)
+    assert np.array_equal(pairs.every_suit(), full)
 
 
 def test_DEAL_DECK_a_court_index_printed_against_its_pictures_frame_is_read_on_the_simulated_camera() -> None:

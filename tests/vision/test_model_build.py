@@ -110,7 +110,7 @@ def test_reading_skips_the_suit_branch_only_where_no_read_is_possible():
 
     class EveryPair(Recogniser):
         def class_probs(self, pairs):
-            return self.model.probs(pairs.with_suits(np.ones(len(pairs.rows), bool)))
+            return self.model.probs(pairs.every_suit())
 
     def reads(r: Recogniser) -> list[tuple]:
         return [(x.card, x.best, round(x.confidence, 4), x.rank_xy) for x in r.read(frame)]

@@ -303,7 +303,7 @@ def test_DEAL_DECK_a_frame_torn_between_two_suits_stands_against_the_name_the_fr
 
     named = found(ts, conf=0.983, zone="board")
     assert seen([named, named, torn, named, named, torn, named, named, torn]) == [(None, None)]
-    # Torn in one frame of six: the other frames settle it, named after its six frames.
+    # Torn in its first frame only: the eight named frames settle it, once it has waited its six.
     assert seen([torn] + [named] * 8) == [(ts, None)]
     # Frames torn with no frame naming either: unnamed, and no guess between the two names.
     assert seen([torn] * 7) == [(None, None)]
