@@ -303,6 +303,13 @@ VOUCHED_SUIT = 0.99  # a suit the pips vouch for (pips.vouch) is taken as this s
 # for: a diamond cut by a shadow's edge read 0.93 as a spade. Such a read falls this short of the bar, so
 # it names its card only together with the card's other corner.
 GREY_ALONE_SHORT_BY = 0.01
+# A still is read in several passes (sizes, print polarities), each resampling the glyphs afresh.
+# A read short of the bar names its card where at least AGREED_PASSES passes read that name at its
+# place at AGREED_EACH or more and none reads another name there that sure: on the odd real photos,
+# reads of 0.7-0.9 with three such passes were right 29 times in 29, against about 8 in 10 alone.
+AGREED_FROM = 0.7
+AGREED_EACH = 0.5
+AGREED_PASSES = 3
 NOT_INDEX = 52  # label of a pair that is not a corner index (pips, pictures); cards are 0..51
 
 
@@ -413,6 +420,7 @@ class Recogniser:
         hole cards' backs are left out (a colourless picture, or one without stock, is read whole).
         """
         reads: list[IndexRead] = []
+        passes: list[list[IndexRead]] = []
         # Whether the picture has colour at all is the whole picture's, not a resized box's.
         colourful = bgr.ndim == 3 and _colourful(bgr)
         small = max(bgr.shape[:2]) <= SMALL_PICTURE_PX
@@ -437,8 +445,11 @@ class Recogniser:
                 more = self._read(view, view_region, dataclasses.replace(params, light_print=light), colourful)
                 if scale != 1.0:
                     more = [_scaled_back(r, scale, offset) for r in more]
+                passes.append(more)
                 reads = _merge(reads, more)
-        return reads
+        if not colourful:
+            return reads  # nothing checks a grey picture's suit; passes that agree on it do not either
+        return [agreed(r, passes, self.min_confidence) for r in reads]
 
     def _read(self, bgr: np.ndarray, region: np.ndarray | None, params: GlyphParams, colourful: bool) -> list[IndexRead]:
         blobs = find_blobs(bgr, params, region)
@@ -561,10 +572,30 @@ def _merge(reads: list[IndexRead], more: list[IndexRead]) -> list[IndexRead]:
     same place, the surer read stays."""
     out = list(reads)
     for r in more:
-        near = [o for o in out if math.dist(r.rank_xy, o.rank_xy) <= 0.5 * max(r.size, o.size)]
+        near = [o for o in out if _same_place(r, o)]
         if all(o.confidence < r.confidence for o in near):
             out = [o for o in out if o not in near] + [r]
     return out
+
+
+def agreed(r: IndexRead, passes: list[list[IndexRead]], bar: float) -> IndexRead:
+    """``r`` named at the bar where passes of the picture agree on its name (see :data:`AGREED_PASSES`);
+    else ``r`` as it is. A camera frame is read in one pass: this never names a live read."""
+    if r.card is not None or r.best is None or r.confidence < AGREED_FROM or len(passes) < AGREED_PASSES:
+        return r
+    agreeing = 0
+    for more in passes:
+        near = [o for o in more if o.confidence >= AGREED_EACH and _same_place(r, o)]
+        if any(o.best != r.best for o in near):
+            return r  # a pass that reads another name there (or whose pips doubt the name) rules it out
+        agreeing += bool(near)
+    if agreeing < AGREED_PASSES:
+        return r
+    return dataclasses.replace(r, card=r.best, confidence=bar, suit=max(r.suit, bar))
+
+
+def _same_place(a: IndexRead, b: IndexRead) -> bool:
+    return math.dist(a.rank_xy, b.rank_xy) <= 0.5 * max(a.size, b.size)
 
 
 def _colourful(bgr: np.ndarray) -> bool:

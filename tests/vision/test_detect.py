@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from pathlib import Path
@@ -673,3 +674,28 @@ def test_DEAL_HOLE_COUNT_a_pile_is_split_by_centres_found_on_a_sample_of_its_pix
             errors[name] += [min(math.dist(f.centre, t) for t in truth) for f in found]
     assert np.mean(errors["sampled"]) <= np.mean(errors["every pixel"]) + 1.0
     assert np.median(errors["sampled"]) <= np.median(errors["every pixel"]) + 1.0
+
+
+def test_DEAL_DECK_a_still_read_short_of_the_bar_is_named_only_where_three_passes_agree_and_none_reads_another():
+    from dealer_pi.vision.recogniser import AGREED_PASSES, agreed
+
+    # The surest of the passes' reads at that corner, short of 0.9 and unsure of its suit.
+    top = dataclasses.replace(_top_corner("7s", 0.85), suit=0.87)
+    again = [_top_corner("7s", c) for c in (0.85, 0.72, 0.6)]
+    elsewhere = _foot_corner("Kd", 0.99)
+    assert AGREED_PASSES == 3
+    three = [[again[0], elsewhere], [again[1]], [again[2]], []]
+    named = agreed(top, three, 0.9)
+    assert (str(named.card), named.confidence, named.suit) == ("7s", 0.9, 0.9)
+    # Two passes agreeing is not enough; nor three where a fourth reads another name there; nor a
+    # read under 0.7; nor a read that a pass's pips doubted (it carries no name).
+    assert agreed(top, three[:2] + [[], []], 0.9) is top
+    assert agreed(top, three[:3] + [[_top_corner("7c", 0.55)]], 0.9) is top
+    weak = _top_corner("7s", 0.65)
+    assert agreed(weak, [[weak], [again[1]], [again[2]]], 0.9) is weak
+    doubted = dataclasses.replace(top, best=None)
+    assert agreed(doubted, three, 0.9) is doubted
+    # One pass (a camera frame) never names a read this way, and a named read is left as it is.
+    assert agreed(top, [again], 0.9) is top
+    sure = _top_corner("7s", 0.95)
+    assert agreed(sure, three, 0.9) is sure

@@ -187,3 +187,17 @@ def test_DEAL_DECK_a_grey_close_ups_index_unsure_of_its_suit_does_not_name_its_c
     t = ev.score(base, photo_subsets["grey"], ev.class_names(photo_root))
     assert t.wrong == [], t.line("IMG_20220921_200210")
     assert t.found == 1 and t.cards == 2, t.line("IMG_20220921_200210")
+
+
+def test_DEAL_DECK_cards_whose_reads_agree_over_a_stills_passes_are_named_on_a_real_table_shot(photo_root, base, monkeypatch):
+    # WIN_20240627_17_01_16, fanned rows: a 9c, a 7s and a 6c each show one small corner, read at
+    # 0.82-0.89 and the same name at two other sizes. Each is named where it lies (every name is
+    # checked against the labels), and none of them without the passes' agreement.
+    from dealer_pi.vision import recogniser
+
+    named = _named_right(photo_root, base, monkeypatch, "17_01_16")
+    with monkeypatch.context() as m:
+        m.setattr(recogniser, "AGREED_PASSES", 99)
+        alone = _named_right(photo_root, base, monkeypatch, "17_01_16")
+    assert named - alone == {"9c", "7s", "6c"}, (sorted(named), sorted(alone))
+    assert alone <= named
