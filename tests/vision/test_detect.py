@@ -687,10 +687,12 @@ def test_DEAL_DECK_a_still_read_short_of_the_bar_is_named_only_where_three_passe
     three = [[again[0], elsewhere], [again[1]], [again[2]], []]
     named = agreed(top, three, 0.9)
     assert (str(named.card), named.confidence, named.suit) == ("7s", 0.9, 0.9)
-    # Two passes agreeing is not enough; nor three where a fourth reads another name there; nor a
-    # read under 0.7; nor a read that a pass's pips doubted (it carries no name).
+    # Two passes agreeing is not enough; nor three where a fourth reads another name there, or
+    # where its pips doubt the name (its read carries none); nor a read under 0.7, nor one whose
+    # own pips doubted it.
     assert agreed(top, three[:2] + [[], []], 0.9) is top
     assert agreed(top, three[:3] + [[_top_corner("7c", 0.55)]], 0.9) is top
+    assert agreed(top, three[:3] + [[dataclasses.replace(_top_corner("7s", 0.6), best=None)]], 0.9) is top
     weak = _top_corner("7s", 0.65)
     assert agreed(weak, [[weak], [again[1]], [again[2]]], 0.9) is weak
     doubted = dataclasses.replace(top, best=None)
