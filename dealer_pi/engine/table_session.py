@@ -481,6 +481,8 @@ class TableSession:
                 s.hand, outcomes = apply_events(before, entry)
             except EngineError as exc:
                 rule = getattr(exc, "rule", "DEAL-DECK")
+                if isinstance(entry, BoardDealt):
+                    s.monitor.board_refused(entry.cards)
                 events.extend(s.monitor.notice(at, rule, f"the betting engine refused the card: {exc}"))
                 continue
             if isinstance(entry, BoardDealt):
@@ -515,7 +517,7 @@ class TableSession:
             raise InputError("alert_id", f"no open alert {obs.alert_id!r} (open: {known})")
         if obs.decision is Decision.CONFIRM and oa.would_be is Verdict.MISDEAL:
             return self._misdeal(at, obs.alert_id)
-        monitor.close_alert(obs.alert_id)
+        monitor.close_alert(obs.alert_id, confirmed=obs.decision is Decision.CONFIRM)
         if obs.decision is Decision.CONFIRM:
             return [AlertConfirmed(obs.alert_id, at)]
         return [AlertDismissed(obs.alert_id, at)]

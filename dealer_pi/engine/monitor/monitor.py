@@ -169,10 +169,31 @@ class DealMonitor:
         self._raise(step, at, rule, Verdict.INFORMATION, remedy, seat)
         return [e for e in step.events if isinstance(e, AlertRaised)]
 
-    def close_alert(self, alert_id: str) -> OpenAlert:
-        """Forget an answered alert (and the procedure it started); KeyError if not open."""
+    def board_refused(self, cards: tuple[Card, ...]) -> None:
+        """The betting engine refused a street the monitor took as dealt (a card the board holds
+        already, after a foul deck was dismissed): that street is still to come, so the monitor
+        must not look for the next one."""
+        n = len(cards)
+        if n and self._d.board[-n:] == list(cards):
+            del self._d.board[-n:]
+            self._d.streets_done -= 1
+            self._d.burns_this_street = self._d.street_burns
+
+    def close_alert(self, alert_id: str, confirmed: bool = False) -> OpenAlert:
+        """Forget an answered alert; KeyError if not open.
+
+        A dismissed alert's procedure is forgotten too: the dealer says it did not happen. A
+        confirmed one's is followed on, now as sure: the dealer who taps "confirm" and then
+        replaces an exposed card is doing what the alert asked, not dealing a third card.
+        """
         oa = self._d.open.pop(alert_id)
-        self._d.procs = [p for p in self._d.procs if p.alert_id != alert_id]
+        if confirmed:
+            for p in self._d.procs:
+                if p.alert_id == alert_id and p.tentative:
+                    p.tentative = False
+                    self._d.dealer_exposed += 1
+        else:
+            self._d.procs = [p for p in self._d.procs if p.alert_id != alert_id]
         if self._d.misdeal_alert == alert_id:
             self._d.misdeal_alert = None
         return oa
@@ -354,9 +375,7 @@ class DealMonitor:
         first = self._d.deal_pos == 0
         if obs.face_up:
             if obs.confidence < MIN_CONFIDENCE:
-                rule = "DEAL-FIRST-EXPOSED" if first else "DEAL-HOLE-EXPOSED"
-                self._uncertain(step, at, rule, f"the card dealt to seat {seat} may have been face up",
-                                seat=seat, card=card, would_be=Verdict.MISDEAL)
+                self._unsure_exposure(step, at, seat, card, first)
             elif first and self.profile.first_card_exposed_misdeal:
                 self._misdeal(step, at, view, "DEAL-FIRST-EXPOSED", R.first_exposed(seat),
                               "the first card exposed", seat=seat, card=card)
@@ -374,6 +393,36 @@ class DealMonitor:
                                   R.hole_exposed(self.profile, seat, card, once),
                                   "an exposed hole card", seat=seat, card=card)
         self._hole_card(step, at, seat, card, view)
+
+    def _unsure_exposure(self, step: Step, at: int, seat: int, card: Card | None, first: bool) -> None:
+        """A hole card that may have been face up: the camera was not sure.
+
+        Where a sure exposure is a misdeal, confirming the notice declares one. Where 001 has
+        the card replaced, the replacement is expected as for a sure exposure, so the dealer who
+        follows the procedure is not told of a third hole card; when no replacement comes, the
+        expectation lapses without an alert.
+        """
+        replace = (self.profile.exposed_hole_card == "replace-one" and self._d.dealer_exposed == 0
+                   and not (first and self.profile.first_card_exposed_misdeal))
+        if not replace:
+            rule = "DEAL-FIRST-EXPOSED" if first else "DEAL-HOLE-EXPOSED"
+            self._uncertain(step, at, rule, f"the card dealt to seat {seat} may have been face up",
+                            seat=seat, card=card, would_be=Verdict.MISDEAL)
+            return
+        aid = self._raise(step, at, "DEAL-HOLE-EXPOSED", Verdict.UNCERTAIN, R.unsure_exposed(seat),
+                          seat, None, Verdict.IRREGULARITY)
+        if aid:
+            self._d.procs.append(Procedure(ProcKind.REPLACE_EXPOSED, aid, "DEAL-HOLE-EXPOSED", seat, card,
+                                           tentative=True))
+
+    def _lapse(self, step: Step, p: Procedure) -> bool:
+        """Drop an unsure exposure's expectation that no replacement met (see ``_unsure_exposure``)."""
+        if not (p.tentative and not p.replaced):
+            return False
+        self._d.procs.remove(p)
+        if self._d.deal_done and p.seat in self._d.hole:
+            step.entries.append(HoleCardsDealt(p.seat, tuple(self._d.hole[p.seat])))
+        return True
 
     def _hole_card(self, step: Step, at: int, seat: int, card: Card | None, view: BettingView) -> None:
         if self._d.deal_done or seat not in self._d.hole:
@@ -451,6 +500,8 @@ class DealMonitor:
         if not assumed and self._burn_not_wanted(step, at, card, view):
             return
         for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED, ProcKind.EXTRA_TO_BURN):
+            if p.kind is ProcKind.REPLACE_EXPOSED and self._lapse(step, p):
+                continue
             if p.kind is ProcKind.REPLACE_EXPOSED and not p.burned:
                 self._d.procs.remove(p)
                 self._raise(step, at, p.rule, Verdict.IRREGULARITY, R.procedure_broken(
@@ -497,6 +548,8 @@ class DealMonitor:
             self._release([card])
             return
         for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED):
+            if self._lapse(step, p):
+                continue
             self._d.procs.remove(p)
             self._raise(step, at, p.rule, Verdict.IRREGULARITY, R.procedure_broken(
                 p.rule, "the board was dealt before the exposed hole card was replaced and burned"), p.seat)
@@ -560,6 +613,7 @@ class DealMonitor:
         step.entries.append(BoardDealt(tuple(self._d.street_cards)))
         self._d.street_cards = []
         self._d.streets_done = k
+        self._d.street_burns = self._d.burns_this_street
         self._d.burns_this_street = 0
         self._d.actions_since_board = 0
         for p in list(self._d.procs):

@@ -38,6 +38,13 @@ def hole_exposed(profile: RuleProfile, seat: int, card: Card | None, first: bool
     return f"Hole card {_c(card)} to seat {seat} exposed by the dealer (000 §39, 002 §14.1.1). {REDEAL}"
 
 
+def unsure_exposed(seat: int) -> str:
+    # No card code: the camera was not sure the card was seen, so it may still be secret.
+    return (f"Not sure: the card dealt to seat {seat} may have been face up. If it was, deal on: after the "
+            f"deal give seat {seat} the top card of the deck in its place, and use the exposed card as the "
+            "burn card before the flop (001). Check the table and confirm or dismiss this notice.")
+
+
 def empty_seat(seat: int) -> str:
     return f"A card was dealt to seat {seat}, which is not in the hand (002 §14.1.2). {REDEAL}"
 

@@ -39,6 +39,8 @@ class Procedure:
     went to the burn (REPLACE_EXPOSED). ``turn_out``: the real turn is out, so the river comes
     without a burn (TURN_EARLY). ``new_burn``: the street is dealt again after a fresh burn
     (REDEAL_STREET, 002 §14.4-14.5 or a street first dealt with no burn at all).
+    ``tentative``: started by an uncertain notice (the camera was not sure the card was face
+    up); it follows a replacement that comes and lapses without an alert when none does.
     """
 
     kind: ProcKind
@@ -51,6 +53,7 @@ class Procedure:
     burned: bool = False
     turn_out: bool = False
     new_burn: bool = False
+    tentative: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind.value, "rule": self.rule, "alert_id": self.alert_id}
@@ -89,6 +92,7 @@ class DealState:
     street_cards: list[Card] = field(default_factory=list)  # a flop coming in, one card at a time
     streets_done: int = 0
     burns_this_street: int = 0
+    street_burns: int = 0  # burns before the street last dealt: back if the engine refuses it
     burns: list[Card | None] = field(default_factory=list)
     actions_since_board: int = 0
     swallow: int = 0  # board cards still to come in the motion a correction sends back
