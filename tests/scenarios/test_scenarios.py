@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from dealer_pi.commands.scenario import differences, load_scenario, run_scenario
-from dealer_pi.engine.errors import InputError
+from dealer_pi.commands.scenario import Scenario, differences, floor_view, load_scenario, run_scenario
+from dealer_pi.engine.errors import EngineError, InputError
+from dealer_pi.engine.monitor.alerts import AlertRaised, Verdict
+from dealer_pi.engine.observations import AlertDecision, Decision
+from dealer_pi.engine.table_session import TableSession
 
 HERE = Path(__file__).parent
 FILES = sorted(HERE.glob("*.json"))
@@ -72,6 +75,44 @@ def test_DEAL_PLAYER_EXPOSED_house_pig_mentions_the_penalty() -> None:
     pig = run_scenario(load_scenario(HERE / "deal-player-exposed-house-pig.json")).lines
     std = run_scenario(load_scenario(HERE / "deal-player-exposed-standard.json")).lines
     assert "half the pot" in pig[0]["remedy"] and "half the pot" not in std[0]["remedy"]
+
+
+def _play_confirming(sc: Scenario, confirm: bool) -> tuple[list[tuple[str, str]], object]:
+    """The alerts raised and the floor's view at the end; with ``confirm``, the dealer confirms
+    every irregularity the moment it is raised (the scenario's own answer to it is then moot)."""
+    s = TableSession(sc.setup)
+    raised: list[tuple[str, str]] = []
+    answered: set[str] = set()
+    for obs in sc.observations:
+        if isinstance(obs, AlertDecision) and obs.alert_id in answered:
+            continue
+        try:
+            events = s.feed(obs)
+        except EngineError as exc:
+            raised.append(("refused", getattr(exc, "rule", "")))
+            continue
+        for e in events:
+            if not isinstance(e, AlertRaised):
+                continue
+            raised.append((e.rule, e.verdict.value))
+            if confirm and e.verdict is Verdict.IRREGULARITY and any(a.alert_id == e.alert_id for a in s.open_alerts()):
+                s.feed(AlertDecision(e.alert_id, Decision.CONFIRM))
+                answered.add(e.alert_id)
+    return raised, floor_view(s, ["hand_number", "board", "burns", "pots", "stacks", "hole_counts", "phase"])
+
+
+def test_DEAL_confirming_an_alert_at_once_changes_nothing_the_monitor_follows() -> None:
+    """A dealer who taps "confirm" and then does what the alert said is followed as one who did
+    not answer: the procedure goes on (a replacement for an exposed card is no third card, a
+    river after an early turn needs no burn), in every scenario."""
+    confirmed = 0
+    for path in FILES:
+        sc = load_scenario(path)
+        plain, end = _play_confirming(sc, False)
+        answered, end_answered = _play_confirming(sc, True)
+        assert (answered, end_answered) == (plain, end), path.name
+        confirmed += sum(1 for _, v in plain if v == "irregularity")
+    assert confirmed >= 20  # the procedures of 001 and 002 are among them
 
 
 def _write(tmp_path: Path, doc: object) -> Path:
