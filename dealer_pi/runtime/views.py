@@ -22,6 +22,12 @@ type that carries a card the way an old one does is covered too:
 >>> redact_event(dict(a, remedy="Qs was burned, not the extra card Ah", card="Qs"), "live")["remedy"]
 'a card was burned, not the extra card a card'
 
+A card everyone saw face up is named; one the camera was not sure lay face up is not:
+
+>>> up = {"type": "alert_raised", "rule": "DEAL-FIRST-EXPOSED", "verdict": "misdeal", "card": "Ah"}
+>>> redact_event(up, "dealer")["card"], redact_event(dict(up, verdict="uncertain"), "live")["card"]
+('Ah', None)
+
 A camera's guess at a face-up card it could not name may be wrong, and wrong as the seat's
 other card, still face down: the dealer never sees a guess.
 
@@ -50,6 +56,8 @@ EXPOSED_RULES: Final = frozenset({
     "DEAL-FIRST-EXPOSED", "DEAL-HOLE-EXPOSED", "DEAL-PLAYER-EXPOSED", "DEAL-FACEUP-IN-DECK", "DEAL-FLOP-EXTRA",
     "DEAL-TURN-EARLY", "DEAL-RIVER-EARLY", "DEAL-BOARD-EXTRA", "DEAL-NO-RABBIT",
 })
+# A "not sure" notice under one of those rules is no exception: the camera could not tell that the
+# card lay face up, so the card it names (the smart shoe's read) may be a face-down hole card.
 # Observations carried inside events (an alert's trigger) whose card identity is secret:
 # a smart shoe reads every card it lets out, and a face-down card seen in a seat is a hole card.
 _SECRET_OBS: Final = frozenset({"shoe_draw"})
@@ -69,7 +77,7 @@ def _walk(node: Any, view: str) -> Any:
     if not isinstance(node, dict):
         return node
     kind = node.get("type")
-    if kind == "alert_raised" and node.get("rule") not in EXPOSED_RULES:
+    if kind == "alert_raised" and (node.get("rule") not in EXPOSED_RULES or node.get("verdict") == "uncertain"):
         # Every card the text names, not only the alert's own: "X was burned, not the extra card Y"
         # names a burn and a card back on top of the deck.
         node = {k: (_CARD_NAME.sub("a card", v) if isinstance(v, str) and k not in ("rule", "type", "alert_id") else v)

@@ -138,6 +138,27 @@ def test_DEAL_NO_RABBIT_dealer_token_never_sees_a_hole_card(live: Any) -> None:
     assert live.audit.read() == []  # the dealer's reads are not hole-card reads
 
 
+@pytest.mark.parametrize("profile", ["standard", "roberts"])
+def test_DEAL_HOLE_EXPOSED_a_card_the_camera_is_not_sure_was_face_up_is_named_to_no_one(live: Any, profile: str) -> None:
+    """The smart shoe named the card; the camera saw something face up at the seat but could not
+    read it. It may still be a face-down hole card: the "not sure" notice names no card to the
+    dealer, the producer or the public, whatever the profile does with a sure exposure."""
+    assert live.post(dict(H.SETUP, profile=profile), path="/api/setup?void_hand=1").status_code == 200
+    holes = {c for cards in H.hole_cards_of_first_hand().values() for c in cards}
+    deal = H.checked_down_hand()[:12]
+    deal[3] = dict(deal[3], face_up=True, confidence=0.5)  # seat 3's first card: unsure, unnamed
+    for obs in deal:
+        assert live.post(obs).status_code == 200
+    live.clock.now += 301_000  # past the stream delay: the public view has the notice too
+    live.runtime.publisher.poke()
+    alerts = live.get("/api/state", H.DEALER).json["table"]["alerts"]
+    assert [(a["rule"], a["verdict"]) for a in alerts] == [("DEAL-HOLE-EXPOSED", "uncertain")]
+    for token in (H.DEALER, H.PRODUCER, None):
+        notice = live.get("/api/state", token).json["table"]["alerts"]
+        assert notice and not (_card_names(json.dumps(notice)) & holes), token
+    assert not (_card_strings(_read_stream(live, H.DEALER, last_event_id=0)) & holes)
+
+
 def test_producer_sees_hole_cards_and_every_read_is_audited(live: Any) -> None:
     live.feed(H.checked_down_hand()[:12])
     snap = live.get("/api/state", H.PRODUCER).json

@@ -407,7 +407,7 @@ class DealMonitor:
         if not replace:
             rule = "DEAL-FIRST-EXPOSED" if first else "DEAL-HOLE-EXPOSED"
             self._uncertain(step, at, rule, f"the card dealt to seat {seat} may have been face up",
-                            seat=seat, card=card, would_be=Verdict.MISDEAL)
+                            seat=seat, would_be=Verdict.MISDEAL)
             return
         aid = self._raise(step, at, "DEAL-HOLE-EXPOSED", Verdict.UNCERTAIN, R.unsure_exposed(seat),
                           seat, None, Verdict.IRREGULARITY)
