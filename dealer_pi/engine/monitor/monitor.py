@@ -380,9 +380,10 @@ class DealMonitor:
                 self._misdeal(step, at, view, "DEAL-FIRST-EXPOSED", R.first_exposed(seat),
                               "the first card exposed", seat=seat, card=card)
             else:
+                replace = self._replaces_exposure(first)
                 self._d.dealer_exposed += 1
                 once = self._d.dealer_exposed == 1
-                if self.profile.exposed_hole_card == "replace-one" and once:
+                if replace:
                     aid = self._raise(step, at, "DEAL-HOLE-EXPOSED", Verdict.IRREGULARITY,
                                       R.hole_exposed(self.profile, seat, card, True), seat, card)
                     if aid:
@@ -394,26 +395,26 @@ class DealMonitor:
                                   "an exposed hole card", seat=seat, card=card)
         self._hole_card(step, at, seat, card, view)
 
+    def _replaces_exposure(self, first: bool) -> bool:
+        """Whether a hole card the dealer exposes now is replaced (001: the first one of the deal,
+        unless it is the very first card and that is a misdeal) rather than a misdeal."""
+        return (self.profile.exposed_hole_card == "replace-one" and self._d.dealer_exposed == 0
+                and not (first and self.profile.first_card_exposed_misdeal))
+
     def _unsure_exposure(self, step: Step, at: int, seat: int, card: Card | None, first: bool) -> None:
         """A hole card that may have been face up: the camera was not sure.
 
-        Where a sure exposure is a misdeal, confirming the notice declares one. Where 001 has
-        the card replaced, the replacement is expected as for a sure exposure, so the dealer who
-        follows the procedure is not told of a third hole card; when no replacement comes, the
-        expectation lapses without an alert.
+        Confirming the notice counts as the sure exposure would: a misdeal where that is one.
+        Where 001 has the card replaced, the replacement is expected as for a sure exposure, so
+        the dealer who follows the procedure is not told of a third hole card; when no
+        replacement comes, the expectation lapses without an alert.
         """
-        replace = (self.profile.exposed_hole_card == "replace-one" and self._d.dealer_exposed == 0
-                   and not (first and self.profile.first_card_exposed_misdeal))
-        if not replace:
-            rule = "DEAL-FIRST-EXPOSED" if first else "DEAL-HOLE-EXPOSED"
-            self._uncertain(step, at, rule, f"the card dealt to seat {seat} may have been face up",
-                            seat=seat, would_be=Verdict.MISDEAL)
-            return
-        aid = self._raise(step, at, "DEAL-HOLE-EXPOSED", Verdict.UNCERTAIN, R.unsure_exposed(seat),
-                          seat, None, Verdict.IRREGULARITY)
-        if aid:
-            self._d.procs.append(Procedure(ProcKind.REPLACE_EXPOSED, aid, "DEAL-HOLE-EXPOSED", seat, card,
-                                           tentative=True))
+        replace = self._replaces_exposure(first)
+        rule = "DEAL-FIRST-EXPOSED" if first and not replace else "DEAL-HOLE-EXPOSED"
+        would_be = Verdict.IRREGULARITY if replace else Verdict.MISDEAL
+        aid = self._raise(step, at, rule, Verdict.UNCERTAIN, R.unsure_exposed(seat, replace), seat, None, would_be)
+        if aid and replace:
+            self._d.procs.append(Procedure(ProcKind.REPLACE_EXPOSED, aid, rule, seat, card, tentative=True))
 
     def _lapse(self, step: Step, p: Procedure) -> bool:
         """Drop an unsure exposure's expectation that no replacement met (see ``_unsure_exposure``)."""

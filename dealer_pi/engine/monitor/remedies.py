@@ -38,11 +38,14 @@ def hole_exposed(profile: RuleProfile, seat: int, card: Card | None, first: bool
     return f"Hole card {_c(card)} to seat {seat} exposed by the dealer (000 §39, 002 §14.1.1). {REDEAL}"
 
 
-def unsure_exposed(seat: int) -> str:
-    # No card code: the camera was not sure the card was seen, so it may still be secret.
-    return (f"Not sure: the card dealt to seat {seat} may have been face up. If it was, deal on: after the "
-            f"deal give seat {seat} the top card of the deck in its place, and use the exposed card as the "
-            "burn card before the flop (001). Check the table and confirm or dismiss this notice.")
+def unsure_exposed(seat: int, replace: bool) -> str:
+    """The camera's "not sure" of a hole card face up, with 001's procedure where it applies.
+    No card is named: the card may not have been seen, so it may still be secret."""
+    what = f"the card dealt to seat {seat} may have been face up"
+    if replace:
+        what += (f". If it was, deal on: after the deal give seat {seat} the top card of the deck in its place, "
+                 "and use the exposed card as the burn card before the flop (001)")
+    return uncertain(what)
 
 
 def empty_seat(seat: int) -> str:
