@@ -202,3 +202,18 @@ def test_a_failing_check_says_what_it_got_and_what_was_expected(tmp_path: Path) 
     sc = load_scenario(_write(tmp_path, doc))
     assert differences(sc, run_scenario(sc)) == [
         'checks[0] after end: stacks is {"1": 1015, "2": 995, "3": 990}, expected {"1": 1016}']
+
+
+def test_DEAL_HOLE_EXPOSED_a_second_exposure_at_a_001_table_tells_of_the_unsure_first_and_names_no_hidden_card() -> None:
+    """001 replaces one exposed hole card and calls two a misdeal. While the camera's "not sure"
+    of another seat's card is open, the next exposure's notice says that confirming it is the
+    misdeal; an unsure notice names no card (it may still be secret)."""
+    for name, second in (("deal-hole-exposed-roberts-unsure-then-sure-confirmed", "irregularity"),
+                         ("deal-hole-exposed-roberts-two-unsure-both-confirmed", "uncertain")):
+        first, then = run_scenario(load_scenario(HERE / f"{name}.json")).lines[:2]
+        assert first["verdict"] == "uncertain" and "misdeal" not in first["remedy"]
+        assert then["verdict"] == second
+        assert "seat 3" in then["remedy"] and "misdeal (two exposed cards, 001)" in then["remedy"]
+        for line in (first, then):
+            if line["verdict"] == "uncertain":
+                assert not re.search(r"\b[2-9TJQKA][cdhs]\b", line["remedy"]), line["remedy"]

@@ -191,7 +191,7 @@ class DealMonitor:
             for p in self._d.procs:
                 if p.alert_id == alert_id and p.tentative:
                     p.tentative = False
-                    self._d.dealer_exposed += 1
+                    self._exposure_counted()
         else:
             self._d.procs = [p for p in self._d.procs if p.alert_id != alert_id]
         if self._d.misdeal_alert == alert_id:
@@ -381,11 +381,12 @@ class DealMonitor:
                               "the first card exposed", seat=seat, card=card)
             else:
                 replace = self._replaces_exposure(first)
-                self._d.dealer_exposed += 1
+                unsure = self._unsure_seats()
+                self._exposure_counted()
                 once = self._d.dealer_exposed == 1
                 if replace:
                     aid = self._raise(step, at, "DEAL-HOLE-EXPOSED", Verdict.IRREGULARITY,
-                                      R.hole_exposed(self.profile, seat, card, True), seat, card)
+                                      R.hole_exposed(self.profile, seat, card, True, unsure), seat, card)
                     if aid:
                         self._d.procs.append(Procedure(ProcKind.REPLACE_EXPOSED, aid, "DEAL-HOLE-EXPOSED", seat, card))
                 else:
@@ -412,9 +413,25 @@ class DealMonitor:
         replace = self._replaces_exposure(first)
         rule = "DEAL-FIRST-EXPOSED" if first and not replace else "DEAL-HOLE-EXPOSED"
         would_be = Verdict.IRREGULARITY if replace else Verdict.MISDEAL
-        aid = self._raise(step, at, rule, Verdict.UNCERTAIN, R.unsure_exposed(seat, replace), seat, None, would_be)
+        text = R.unsure_exposed(seat, replace, self._unsure_seats() if replace else ())
+        aid = self._raise(step, at, rule, Verdict.UNCERTAIN, text, seat, None, would_be)
         if aid and replace:
             self._d.procs.append(Procedure(ProcKind.REPLACE_EXPOSED, aid, rule, seat, card, tentative=True))
+
+    def _unsure_seats(self) -> list[int]:
+        """Seats whose card the camera was not sure was face up, their notices still open."""
+        return [p.seat for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED) if p.tentative and p.alert_id in self._d.open]
+
+    def _exposure_counted(self) -> None:
+        """One more hole card is known to have been exposed in this deal. At a table that replaces
+        only one (001), an unsure exposure still open would now be the second: confirming it
+        declares the misdeal rather than starting a second replacement."""
+        self._d.dealer_exposed += 1
+        if self.profile.exposed_hole_card != "replace-one":
+            return
+        for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED):
+            if p.tentative and p.alert_id in self._d.open:
+                self._d.open[p.alert_id].would_be = Verdict.MISDEAL
 
     def _lapse(self, step: Step, p: Procedure) -> bool:
         """Drop an unsure exposure's expectation that no replacement met (see ``_unsure_exposure``)."""

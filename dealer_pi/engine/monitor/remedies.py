@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from ..cards import Card
@@ -29,23 +30,35 @@ def first_exposed(seat: int) -> str:
     return f"The first card dealt (seat {seat}) was exposed. {REDEAL}"
 
 
-def hole_exposed(profile: RuleProfile, seat: int, card: Card | None, first: bool) -> str:
+def hole_exposed(profile: RuleProfile, seat: int, card: Card | None, first: bool, unsure: Sequence[int] = ()) -> str:
+    """``unsure``: seats whose card the camera was not sure was face up, still open this deal."""
     if profile.exposed_hole_card == "replace-one" and first:
         return (f"Deal on. After the deal, give seat {seat} the top card of the deck in place of "
-                f"{_c(card)}, and use {_c(card)} as the burn card before the flop (001).")
+                f"{_c(card)}, and use {_c(card)} as the burn card before the flop (001){_second(unsure)}.")
     if profile.exposed_hole_card == "replace-one":
         return f"More than one hole card exposed during the deal (seat {seat}, {_c(card)}). {REDEAL}"
     return f"Hole card {_c(card)} to seat {seat} exposed by the dealer (000 §39, 002 §14.1.1). {REDEAL}"
 
 
-def unsure_exposed(seat: int, replace: bool) -> str:
+def unsure_exposed(seat: int, replace: bool, unsure: Sequence[int] = ()) -> str:
     """The camera's "not sure" of a hole card face up, with 001's procedure where it applies.
-    No card is named: the card may not have been seen, so it may still be secret."""
+    No card is named: the card may not have been seen, so it may still be secret. ``unsure``:
+    other seats' cards the camera was not sure of this deal, still open."""
     what = f"the card dealt to seat {seat} may have been face up"
     if replace:
         what += (f". If it was, deal on: after the deal give seat {seat} the top card of the deck in its place, "
                  "and use the exposed card as the burn card before the flop (001)")
-    return uncertain(what)
+    return uncertain(what + _second(unsure))
+
+
+def _second(unsure: Sequence[int]) -> str:
+    """001 replaces one exposed hole card; a second is a misdeal. Where the camera was not sure of
+    another card, only the dealer can tell whether this one is the second."""
+    if not unsure:
+        return ""
+    seats = ", ".join(str(s) for s in unsure)
+    return (f". The camera was not sure whether seat {seats}'s card was face up: if it was, confirm that "
+            "notice, and the hand is a misdeal (two exposed cards, 001)")
 
 
 def empty_seat(seat: int) -> str:
