@@ -106,6 +106,21 @@ def test_DEAL_DECK_two_corners_that_lean_to_the_same_wrong_suit_do_not_add_up_to
     assert math.dist(up[1].centre, (127, 123)) < 25
 
 
+def test_DEAL_DECK_a_small_club_read_as_a_spade_is_looked_at_again_and_names_no_spade():
+    # Seat 9's ten of clubs on a simulated table (1920x1080): its upper corner's small club read as
+    # a spade, 0.94 sure, and the lower corner is under the next card. Read again at double size
+    # the club is a club, so the live frame names no ten of spades; the nine of spades beside it,
+    # its suit sure, keeps its name.
+    frame = cv2.imread(str(SIM_FRAMES / "seat-ten-of-clubs-small-suits.png"))
+    found = live_detector().detect(frame)
+    assert {str(f.card) for f in found} == {"9s", "None"}, [(f.card, f.centre, f.confidence) for f in found]
+    ten = [f for f in found if f.card is None]
+    assert len(ten) == 1 and math.dist(ten[0].centre, (131, 130)) < 20 and ten[0].guess != Card.parse("Ts")
+    once = Detector(Recogniser(second_look=False), card_height_px=132.0, follow_scale=True)
+    once.glyph_px = 15.0
+    assert "Ts" in {str(f.card) for f in once.detect(frame)}  # what the frame gave without the second look
+
+
 def test_DEAL_DECK_two_corners_add_up_for_the_rank_but_not_for_the_suit():
     import dataclasses
 
