@@ -17,6 +17,9 @@ second while the table stands still), against the same pipeline reading every fr
 The pips' check: detection as shipped against the same detection that does not ask a number
 card's pips before naming it (``Recogniser(pips=False)``), frame by frame in turn.
 
+The second look: detection as shipped against the same detection that does not read a black
+index unsure of its suit again at double size (``Recogniser(second_look=False)``), in turn.
+
 The suit glyphs: detection as shipped, which warps a pair's suit glyph only where its rank may
 make a read, against the same detection warping every proposed pair's, frame by frame in turn.
 
@@ -28,23 +31,22 @@ through the two-layer reader it replaced; milliseconds per frame and per card.
 
 from __future__ import annotations
 
-import os
+import sys
+from pathlib import Path
 
-# One thread for numpy's matrix products too, as for OpenCV below.
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dealer_pi.threads import one_blas_thread  # noqa: E402
+
+one_blas_thread()  # one thread for NumPy's products too, as for OpenCV below
 
 import argparse
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import cv2
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import Detector
@@ -120,7 +122,8 @@ def main() -> int:
     mid_hand(args.frames)
     if args.stream_seconds > 0:
         camera_stream(args.stream_seconds)
-    pips_cost(frames)
+    option_cost(frames, "pips' check", pips=False)
+    option_cost(frames, "second look at unsure black suits", second_look=False)
     suit_warp_cost(frames)
     network_cost(frames)
     return 0
@@ -149,17 +152,19 @@ def mid_hand(n: int) -> None:
           f"{statistics.median(got) / statistics.median(whole):.2f}x; frames with the same cards found: {same} of {n}")
 
 
-def pips_cost(frames: list[np.ndarray]) -> None:
-    asked, unasked = Detector(follow_scale=True), Detector(Recogniser(pips=False), follow_scale=True)
+def option_cost(frames: list[np.ndarray], what: str, **off: bool) -> None:
+    """Detection as shipped against the same detection with one of the reader's checks turned off
+    (``off``: the ``Recogniser`` option), taking turns frame by frame."""
+    asked, unasked = Detector(follow_scale=True), Detector(Recogniser(**off), follow_scale=True)
     for det in (asked, unasked):
         det.detect(frames[0])  # the glyph size to follow
     def names(det: Detector, frame: np.ndarray) -> list[str]:
         return sorted(str(f.card) for f in det.detect(frame) if f.card is not None)
 
     differ = sum(names(asked, fr) != names(unasked, fr) for fr in frames)
-    on, off = timed_pair(asked.detect, unasked.detect, frames)
-    print(f"pips' check: detection {statistics.median(on):.1f} ms/frame against {statistics.median(off):.1f} without it: "
-          f"ratio {statistics.median(on) / statistics.median(off):.2f}x; frames whose named cards differ: {differ} of {len(frames)}")
+    on, plain = timed_pair(asked.detect, unasked.detect, frames)
+    print(f"{what}: detection {statistics.median(on):.1f} ms/frame against {statistics.median(plain):.1f} without it: "
+          f"ratio {statistics.median(on) / statistics.median(plain):.2f}x; frames whose named cards differ: {differ} of {len(frames)}")
 
 
 class _EverySuitWarped(Recogniser):

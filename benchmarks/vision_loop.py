@@ -31,6 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from dealer_pi.threads import one_blas_thread  # noqa: E402
+
+one_blas_thread()  # as the dealer-pi command does: before NumPy is imported
+
 from dealer_pi.sim import Fault, Simulator  # noqa: E402
 from dealer_pi.sim.camera_table import CameraTable, LoopScore, score_run  # noqa: E402
 from dealer_pi.sim.check import Score, play  # noqa: E402

@@ -16,21 +16,21 @@ tall. One thread for OpenCV and numpy, as on the Pi's vision thread.
 
 from __future__ import annotations
 
-import os
+import sys
+from pathlib import Path
 
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from dealer_pi.threads import one_blas_thread  # noqa: E402
+
+one_blas_thread()  # one thread for NumPy's products too, as for OpenCV below
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import cv2
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dealer_pi.engine.cards import FULL_DECK  # noqa: E402
 from dealer_pi.vision.detect import Detector  # noqa: E402

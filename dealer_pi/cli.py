@@ -16,7 +16,11 @@ import re
 import sys
 from collections.abc import Sequence
 
-from dealer_pi import __version__, commands
+from dealer_pi.threads import one_blas_thread
+
+one_blas_thread()  # before any command imports NumPy
+
+from dealer_pi import __version__, commands  # noqa: E402
 
 ALL = "*"  # build_parser(ALL): every command configured (the tests walk the whole tree)
 # A plain string constant, no escapes: its text is what is between the quotes.

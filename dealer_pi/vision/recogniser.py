@@ -477,12 +477,10 @@ class Recogniser:
         xs, ys = (r.rank_xy[0], r.suit_xy[0]), (r.rank_xy[1], r.suit_xy[1])
         x0, y0 = max(0, int(min(xs) - m)), max(0, int(min(ys) - m))
         x1, y1 = min(bgr.shape[1], int(max(xs) + m) + 1), min(bgr.shape[0], int(max(ys) + m) + 1)
-        box = np.zeros(bgr.shape[:2], np.uint8)
-        box[y0:y1, x0:x1] = 255
         px = glyph_px * SECOND_LOOK_SCALE
         params = dataclasses.replace(self.params, min_px=max(self.params.min_px, int(0.6 * px)),
                                      max_px=min(self.params.max_px, int(1.7 * px) + 1))
-        resized = _resized(bgr, box, SECOND_LOOK_SCALE, params)
+        resized = _resized(bgr, None, SECOND_LOOK_SCALE, params, (x0, y0, x1 - x0, y1 - y0))
         if resized is None:
             return r
         view, view_region, offset = resized
@@ -579,22 +577,31 @@ def _within(region: np.ndarray | None, other: np.ndarray | None) -> np.ndarray |
 
 
 def _resized(
-    bgr: np.ndarray, region: np.ndarray | None, scale: float, params: GlyphParams
+    bgr: np.ndarray, region: np.ndarray | None, scale: float, params: GlyphParams,
+    box: tuple[int, int, int, int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None, tuple[int, int]] | None:
     """``bgr`` (and ``region``) resized by ``scale``; with a region, only the box round it, with
     room for the threshold window, so the ink inside the region is as in the whole picture
-    resized. Also the box's top-left corner in ``bgr``. None for an empty region."""
+    resized. Or, instead of a region, that ``box`` (x, y, width, height) alone. Also the box's
+    top-left corner in ``bgr``. None for an empty region."""
     x0 = y0 = 0
-    if region is not None:
-        pts = cv2.findNonZero(region)
-        if pts is None:
-            return None
-        x, y, w, h = cv2.boundingRect(pts)
+    if region is not None or box is not None:
+        if box is None:
+            pts = cv2.findNonZero(region)
+            if pts is None:
+                return None
+            box = cv2.boundingRect(pts)
+        x, y, w, h = box
         m = int(math.ceil(((params.block | 1) // 2 + 3) / scale))
         # Even corners: a halved box then averages the same 2x2 blocks as the halved picture.
         x0, y0 = max(0, x - m) & ~1, max(0, y - m) & ~1
         x1, y1 = min(bgr.shape[1], x + w + m), min(bgr.shape[0], y + h + m)
-        bgr, region = bgr[y0:y1, x0:x1], region[y0:y1, x0:x1]
+        if region is None:
+            region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            region[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = 255
+        else:
+            region = region[y0:y1, x0:x1]
+        bgr = bgr[y0:y1, x0:x1]
     size = (max(1, round(bgr.shape[1] * scale)), max(1, round(bgr.shape[0] * scale)))
     view = cv2.resize(bgr, size, interpolation=cv2.INTER_AREA)
     view_region = None if region is None else cv2.resize(region, size, interpolation=cv2.INTER_NEAREST)
