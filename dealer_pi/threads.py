@@ -2,9 +2,9 @@
 
 NumPy's BLAS starts a thread per core for every matrix product, however small. The card reader's
 products are tiny and many (a few hundred glyph pairs a frame), and the vision thread shares the
-cores with the web server and the shoe: on a loaded 2-core machine a frame took 95-110 ms with
-those threads and 35 ms with one (``models/REPORT.md``, "One BLAS thread"). Values already set
-in the environment are kept.
+cores with the web server and the shoe: on a loaded 2-core machine a frame took 2.3 times as
+long with those threads as with one (``benchmarks/blas_threads.py``; ``models/REPORT.md``, "One
+BLAS thread"). Values already set in the environment are kept.
 """
 
 from __future__ import annotations
