@@ -444,10 +444,7 @@ class Recogniser:
         live = glyph_px > 0 and self.stock_only
         on_stock = _within(region, near_card_stock(bgr, quartered)) if live or any(scale > 1.0 for scale in scales) else region
         for scale in scales:
-            params = self.params
-            if glyph_px > 0:
-                px = glyph_px * scale
-                params = dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, int(1.7 * px) + 1))
+            params = _around(self.params, glyph_px * scale) if glyph_px > 0 else self.params
             for light in (False, True) if self.both_polarities else (False,):
                 where = on_stock if (scale > 1.0 or live) and not light else region
                 resized = (bgr, where, (0, 0)) if scale == 1.0 else _resized(bgr, where, scale, params)
@@ -477,9 +474,7 @@ class Recogniser:
         xs, ys = (r.rank_xy[0], r.suit_xy[0]), (r.rank_xy[1], r.suit_xy[1])
         x0, y0 = max(0, int(min(xs) - m)), max(0, int(min(ys) - m))
         x1, y1 = min(bgr.shape[1], int(max(xs) + m) + 1), min(bgr.shape[0], int(max(ys) + m) + 1)
-        px = glyph_px * SECOND_LOOK_SCALE
-        params = dataclasses.replace(self.params, min_px=max(self.params.min_px, int(0.6 * px)),
-                                     max_px=min(self.params.max_px, int(1.7 * px) + 1))
+        params = _around(self.params, glyph_px * SECOND_LOOK_SCALE)
         resized = _resized(bgr, None, SECOND_LOOK_SCALE, params, (x0, y0, x1 - x0, y1 - y0))
         if resized is None:
             return r
@@ -567,6 +562,11 @@ def still_recogniser(model: IndexModel | None = None, enrolment: Enrolment | Non
     a small picture), and the second pass for light print on black cards."""
     return Recogniser(model, enrolment, min_confidence=min_confidence, both_polarities=both_polarities,
                       scales=STILL_SCALES, small_scales=SMALL_STILL_SCALES)
+
+
+def _around(params: GlyphParams, px: float) -> GlyphParams:
+    """``params`` narrowed to glyphs of about ``px`` pixels (a glyph size known from recent frames)."""
+    return dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, int(1.7 * px) + 1))
 
 
 def _within(region: np.ndarray | None, other: np.ndarray | None) -> np.ndarray | None:
