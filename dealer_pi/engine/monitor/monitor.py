@@ -418,9 +418,12 @@ class DealMonitor:
         if aid and replace:
             self._d.procs.append(Procedure(ProcKind.REPLACE_EXPOSED, aid, rule, seat, card, tentative=True))
 
+    def _open_unsure(self) -> list[Procedure]:
+        """Replacements expected for cards the camera was not sure were face up, their notices still open."""
+        return [p for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED) if p.tentative and p.alert_id in self._d.open]
+
     def _unsure_seats(self) -> list[int]:
-        """Seats whose card the camera was not sure was face up, their notices still open."""
-        return [p.seat for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED) if p.tentative and p.alert_id in self._d.open]
+        return [p.seat for p in self._open_unsure()]
 
     def _exposure_counted(self) -> None:
         """One more hole card is known to have been exposed in this deal. At a table that replaces
@@ -429,9 +432,8 @@ class DealMonitor:
         self._d.dealer_exposed += 1
         if self.profile.exposed_hole_card != "replace-one":
             return
-        for p in self._d.procs_of(ProcKind.REPLACE_EXPOSED):
-            if p.tentative and p.alert_id in self._d.open:
-                self._d.open[p.alert_id].would_be = Verdict.MISDEAL
+        for p in self._open_unsure():
+            self._d.open[p.alert_id].would_be = Verdict.MISDEAL
 
     def _lapse(self, step: Step, p: Procedure) -> bool:
         """Drop an unsure exposure's expectation that no replacement met (see ``_unsure_exposure``)."""
