@@ -20,7 +20,9 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-BLAS_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+sys.path.insert(0, str(REPO))
+
+from dealer_pi.threads import BLAS_THREADS  # noqa: E402
 
 CHILD = """
 import hashlib, json, sys, time
@@ -44,10 +46,10 @@ print(json.dumps({"ms": sorted(times)[len(times) // 2], "found": found.hexdigest
 
 
 def child(frames: int, one_thread: bool) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if k not in BLAS_VARS}
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREADS}
     env["PYTHONPATH"] = str(REPO)
     if one_thread:
-        env.update({k: "1" for k in BLAS_VARS})
+        env.update({k: "1" for k in BLAS_THREADS})
     out = subprocess.run([sys.executable, "-c", CHILD, str(frames)], capture_output=True, text=True, cwd=REPO, env=env, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
