@@ -143,7 +143,7 @@ def _cut_thin_lines(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray
         n, parts, pst, pcentres = cv2.connectedComponentsWithStats(cv2.morphologyEx(mine, cv2.MORPH_OPEN, kernel), 8, cv2.CV_32S)
         side = pst[:, 2:4].max(axis=1)
         sized = [j for j in range(1, n) if params.min_px * 0.45 <= side[j] <= params.max_px]
-        if len(sized) > CUT_PARTS_AT_MOST:
+        if not sized or len(sized) > CUT_PARTS_AT_MOST:
             continue
         rect = cv2.minAreaRect(cv2.findNonZero(mine))
         corners = cv2.boxPoints(rect)
