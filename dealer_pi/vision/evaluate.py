@@ -269,11 +269,18 @@ if __name__ == "__main__":
     raise SystemExit(main())
 
 
-def card_crops(images: Iterable[Path], names: list[str]) -> list[tuple[Card, np.ndarray]]:
-    """Whole-card crops from photos where a card's two labelled corners sit diagonally apart.
+# Where a corner index's middle lies on its card, in the card's width and height from its corner
+# (poker-size decks print it 6-7 mm in and 11-12 mm down on a 63 x 88 mm card).
+INDEX_INSET = (0.10, 0.13)
 
-    The crop is the box spanning both corner labels, turned to portrait and
-    resized to a standard card, so photos squeezed to 640x640 look like cards again.
+
+def card_crops(images: Iterable[Path], names: list[str]) -> list[tuple[Card, np.ndarray]]:
+    """Each card that shows both its labelled corner indices, cut out along its own outline.
+
+    The two indices sit at opposite corners of the card (top left and bottom right as printed),
+    a known distance in: their two middles give the card's size, its turn and so its four
+    corners. A card with another card's labelled index on it is left out: it lies under that card,
+    and its cut-out would show the other card's face (read right, but scored as a wrong name).
     """
     import cv2
 
@@ -282,25 +289,51 @@ def card_crops(images: Iterable[Path], names: list[str]) -> list[tuple[Card, np.
     out: list[tuple[Card, np.ndarray]] = []
     for path in images:
         img = read_image(path)
+        labelled = [c for c in corners(label_path(path), names, img.shape[1], img.shape[0]) if c.card is not None]
         by_card: dict[Card, list[Corner]] = {}
-        for c in corners(label_path(path), names, img.shape[1], img.shape[0]):
-            if c.card is not None:
-                by_card.setdefault(c.card, []).append(c)
+        for c in labelled:
+            assert c.card is not None
+            by_card.setdefault(c.card, []).append(c)
         for card, cs in by_card.items():
             if len(cs) != 2:
                 continue
-            x0 = min(c.box[0] for c in cs)
-            y0 = min(c.box[1] for c in cs)
-            x1 = max(c.box[2] for c in cs)
-            y1 = max(c.box[3] for c in cs)
-            w, h = x1 - x0, y1 - y0
-            if w < 60 or h < 60 or not 0.45 < w / h < 2.2:
+            outline = _card_outline(_middle(cs[0].box), _middle(cs[1].box), CARD_H / CARD_W)
+            if outline is None or not _within_picture(outline, img.shape[1], img.shape[0]):
                 continue
-            crop = img[max(0, int(y0)) : int(y1), max(0, int(x0)) : int(x1)]
-            if w > h:
-                crop = cv2.rotate(crop, cv2.ROTATE_90_CLOCKWISE)
-            out.append((card, cv2.resize(crop, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)))
+            others = np.array([_middle(c.box) for c in labelled if c.card != card], np.float32).reshape(-1, 1, 2)
+            if any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in others[:, 0]):
+                continue
+            m = cv2.getAffineTransform(outline[:3], np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H]], np.float32))
+            out.append((card, cv2.warpAffine(img, m, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)))
     return out
+
+
+def _middle(box: Box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def _within_picture(outline: np.ndarray, width: int, height: int, slack: float = 0.03) -> bool:
+    """Whether the card lies in the photo (a sliver of its margin past the edge is allowed)."""
+    room = slack * float(np.hypot(*(outline[1] - outline[0])))
+    return bool((outline[:, 0] >= -room).all() and (outline[:, 0] <= width + room).all()
+                and (outline[:, 1] >= -room).all() and (outline[:, 1] <= height + room).all())
+
+
+def _card_outline(a: tuple[float, float], b: tuple[float, float], aspect: float) -> np.ndarray | None:
+    """The four corners (top left, top right, bottom right, bottom left, as printed) of the card
+    whose opposite corner indices have their middles at ``a`` and ``b``; None for a card under 40
+    pixels wide, too small to cut out."""
+    fx, fy = INDEX_INSET
+    d = np.subtract(b, a)
+    across, down = 1 - 2 * fx, (1 - 2 * fy) * aspect  # from index to index, in card widths
+    width = float(np.hypot(*d)) / math.hypot(across, down)
+    if width < 40:
+        return None
+    turn = math.atan2(d[1], d[0]) - math.atan2(down, across)
+    u = width * np.array([math.cos(turn), math.sin(turn)])
+    v = aspect * width * np.array([-math.sin(turn), math.cos(turn)])
+    top_left = np.asarray(a) - fx * u - fy * v
+    return np.array([top_left, top_left + u, top_left + u + v, top_left + v], np.float32)
 
 
 def compose_real_frame(
