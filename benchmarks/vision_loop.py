@@ -13,7 +13,8 @@ simulator's own card observations; ``dealer_pi.sim.check``, as ``monitor_sim.py`
    ratio, and what the full run (``--hands 1000 --faults 50``: 1,000 clean hands and 1,000
    injected faults, 50 of each class) would take here.
 
-Run: ``PYTHONPATH=. python benchmarks/vision_loop.py [--hands 8] [--faults 1] [--seed 1] [--only extra-hole,misdeal-lock] [--progress]``.
+Run: ``PYTHONPATH=. python benchmarks/vision_loop.py [--hands 8] [--faults 1] [--seed 1] [--only extra-hole,misdeal-lock] [--progress] [--deck knoll]``.
+``--deck``: the camera films a printed deck design of ``../shared/card-assets`` instead of the drawn deck.
 The camera path costs seconds per hand on this 2-core machine (most of it the vision pipeline),
 so the defaults are a sample; the script prints what the full run would cost.
 """
@@ -29,12 +30,16 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from dealer_pi.threads import one_blas_thread  # noqa: E402
 
 one_blas_thread()  # as the dealer-pi command does: before NumPy is imported
 
+import numpy as np  # noqa: E402
+
+from dealer_pi.engine.cards import Card  # noqa: E402
 from dealer_pi.sim import Fault, Simulator  # noqa: E402
 from dealer_pi.sim.camera_table import CameraTable, LoopScore, score_run  # noqa: E402
 from dealer_pi.sim.check import Score, play  # noqa: E402
@@ -46,8 +51,8 @@ PROFILES = ("standard", "roberts", "house-pig", "online")
 class Timed:
     """The camera path with the vision pipeline's time counted apart."""
 
-    def __init__(self, seed: int) -> None:
-        self.table = CameraTable(seed=seed)
+    def __init__(self, seed: int, faces: dict[Card, np.ndarray] | None = None) -> None:
+        self.table = CameraTable(seed=seed, faces=faces)
         self.vision_s = 0.0
         process = self.table.pipeline.process
 
@@ -59,6 +64,14 @@ class Timed:
                 self.vision_s += time.process_time() - t0
 
         self.table.pipeline.process = timed  # type: ignore[method-assign]
+
+
+def printed_faces(assets: Path, design: str) -> dict[Card, np.ndarray]:
+    """The faces of a printed deck design (``models/decks.py``; needs ``rsvg-convert``)."""
+    sys.path.insert(0, str(ROOT / "models"))
+    from decks import DESIGNS, render_design
+
+    return {f.card: f.image for f in render_design(assets, DESIGNS[design], ROOT / "build" / "models" / "faces")}
 
 
 def twin(table: SimTable) -> SimTable:
@@ -124,13 +137,18 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--progress", action="store_true", help="a line after every clean table (for long runs)")
     ap.add_argument("--only", default="", help="fault classes to inject, comma-separated (default: all), e.g. extra-hole,misdeal-lock")
+    ap.add_argument("--deck", default="", help="film a printed deck design of --assets instead of the drawn deck, e.g. knoll "
+                    "(the design the reader never learnt from)")
+    ap.add_argument("--assets", type=Path, default=ROOT.parent / "shared" / "card-assets")
     args = ap.parse_args()
     try:
         only = {Fault(v) for v in args.only.split(",") if v}
     except ValueError as exc:
         ap.error(f"--only: {exc} (classes: {', '.join(f.value for f in Fault)})")
     logging.basicConfig(level=logging.ERROR)  # the camera's disagreements are counted below, not logged
-    cam = Timed(args.seed)
+    cam = Timed(args.seed, printed_faces(args.assets, args.deck) if args.deck else None)
+    if args.deck:
+        print(f"deck: {args.deck}, printed (the drawn deck's backs)")
     start = time.perf_counter()
 
     camera, truth, cam_s, truth_s = clean(cam, args.hands, 1000 * args.seed, args.progress)

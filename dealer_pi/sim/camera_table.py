@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from dealer_pi.config import CameraSection, config_from_dict
+from dealer_pi.engine.cards import Card
 from dealer_pi.engine.errors import InputError, RuleViolation
 from dealer_pi.engine.monitor.alerts import AlertRaised
 from dealer_pi.engine.observations import (
@@ -102,9 +103,11 @@ class CameraTable:
     """Plays simulated tables through the felt, the overhead camera and the real vision pipeline."""
 
     def __init__(self, camera: CameraSection | None = None, *, seed: int = 0, fps: float = FPS,
-                 recorder: Recorder | None = None, settle_frames: int = 0) -> None:
+                 recorder: Recorder | None = None, settle_frames: int = 0,
+                 faces: Mapping[Card, np.ndarray] | None = None) -> None:
         """``settle_frames``: frames the dealer lets pass after the camera has reported a moment
-        (a recording meant to be replayed keeps that slack, as a real dealer's pace does)."""
+        (a recording meant to be replayed keeps that slack, as a real dealer's pace does).
+        ``faces``: a printed deck's faces for the overhead camera to film (default: the drawn deck)."""
         from dealer_pi.vision.pipeline import pipeline_from_config
 
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -113,7 +116,7 @@ class CameraTable:
             camera = sim_camera_section(self._tmp.name)
         self.camera_section = camera
         self.pipeline, _ = pipeline_from_config(camera, SEATS)
-        self.camera = OverheadCamera(seed=seed)
+        self.camera = OverheadCamera(seed=seed, faces=faces)
         self.interval_ms = int(round(1000 / fps))
         self.recorder = recorder
         self.settle_frames = settle_frames

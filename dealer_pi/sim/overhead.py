@@ -20,7 +20,7 @@ change), the hands of the dealer and players over them, light flicker and sensor
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,7 +158,10 @@ class OverheadCamera:
     """Frames of a :class:`Felt` as the overhead camera films it."""
 
     def __init__(self, seed: int = 0, size: tuple[int, int] = FRAME, style: FaceStyle | None = None,
-                 back_colour: tuple[int, int, int] = (150, 40, 30), noise: float = 3.0, layout: Layout | None = None) -> None:
+                 back_colour: tuple[int, int, int] = (150, 40, 30), noise: float = 3.0, layout: Layout | None = None,
+                 faces: Mapping[Card, np.ndarray] | None = None) -> None:
+        """``faces``: a printed deck's face of each card (any size; drawn at a card's), in place of
+        the drawn deck of ``style``."""
         self.size = size
         self.h = camera_homography(size)
         self.scale = px_per_mm(size)
@@ -166,7 +169,8 @@ class OverheadCamera:
         self.rng = np.random.default_rng(seed)
         self.layout = layout or sim_layout()
         self._back = render_back(back_colour)
-        self._faces: dict[Card, np.ndarray] = {}
+        self._faces: dict[Card, np.ndarray] = {
+            card: cv2.resize(face, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA) for card, face in (faces or {}).items()}
         self._background = self._draw_background()
         # Sensor noise as two non-negative fields (added, then taken away): uint8 arithmetic is cheap.
         self._noise = [(self._field(noise), self._field(noise)) for _ in range(3)]

@@ -93,3 +93,33 @@ def test_POT_CARDS_SPEAK_a_showdown_card_the_camera_missed_is_paid_as_the_dealer
     assert camera.hand.final_stacks() == truth.hand.final_stacks()  # paid as the cards would have paid it
     assert winners_unread(camera, truth) == []  # nothing more to name
     camera.feed(obs[end])  # and the next hand can start
+
+
+def test_the_overhead_camera_films_a_printed_deck_in_place_of_the_drawn_one() -> None:
+    """A printed design's faces (``faces``, as ``benchmarks/vision_loop.py --deck`` gives them) are
+    what the camera films where those cards lie face up; a card face down still shows the back."""
+    import numpy as np
+
+    from dealer_pi.engine.cards import Card
+    from dealer_pi.sim.felt import Felt
+    from dealer_pi.sim.overhead import OverheadCamera, card_spot
+
+    ace = Card.parse("Ah")
+    blue = np.zeros((90, 64, 3), np.uint8)
+    blue[:] = (200, 40, 20)  # BGR: a face printed all blue, at its own size
+    felt = Felt(seed=2)
+    up = felt.place("board", ace, face_up=True)
+    down = felt.place("seat:3", Card.parse("Kd"), face_up=False)
+    printed = OverheadCamera(seed=1, faces={ace: blue})
+    drawn = OverheadCamera(seed=1)
+
+    def colour_at(camera: OverheadCamera, card: object) -> np.ndarray:
+        x, y, _ = card_spot(card)  # type: ignore[arg-type]
+        u, v = (int(round(p)) for p in camera.to_image(x, y))
+        return camera.frame(felt, 0)[v - 5 : v + 6, u - 5 : u + 6].reshape(-1, 3).mean(axis=0)
+
+    b, g, r = colour_at(printed, up)
+    assert b > 150 and g < 90 and r < 70
+    b, g, r = colour_at(drawn, up)
+    assert r > 150 and b < 90  # the drawn ace's big red pip
+    assert np.abs(colour_at(printed, down) - colour_at(drawn, down)).max() < 12  # the same back
