@@ -13,8 +13,9 @@ simulator's own card observations; ``dealer_pi.sim.check``, as ``monitor_sim.py`
    ratio, and what the full run (``--hands 1000 --faults 50``: 1,000 clean hands and 1,000
    injected faults, 50 of each class) would take here.
 
-Run: ``PYTHONPATH=. python benchmarks/vision_loop.py [--hands 8] [--faults 1] [--seed 1] [--only extra-hole,misdeal-lock] [--progress] [--deck knoll]``.
-``--deck``: the camera films a printed deck design of ``../shared/card-assets`` instead of the drawn deck.
+Run: ``PYTHONPATH=. python benchmarks/vision_loop.py [--hands 8] [--faults 1] [--seed 1] [--only extra-hole,misdeal-lock] [--progress] [--deck knoll [--enrol]]``.
+``--deck``: the camera films a printed deck design of ``../shared/card-assets`` instead of the drawn deck;
+``--enrol``: the reader enrolled first from the camera's picture of each card of it.
 The camera path costs seconds per hand on this 2-core machine (most of it the vision pipeline),
 so the defaults are a sample; the script prints what the full run would cost.
 """
@@ -27,6 +28,7 @@ import logging
 import re
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,9 +41,10 @@ one_blas_thread()  # as the dealer-pi command does: before NumPy is imported
 
 import numpy as np  # noqa: E402
 
+from dealer_pi.config import CameraSection  # noqa: E402
 from dealer_pi.engine.cards import Card  # noqa: E402
 from dealer_pi.sim import Fault, Simulator  # noqa: E402
-from dealer_pi.sim.camera_table import CameraTable, LoopScore, score_run  # noqa: E402
+from dealer_pi.sim.camera_table import CameraTable, LoopScore, enrolled_camera_section, score_run  # noqa: E402
 from dealer_pi.sim.check import Score, play  # noqa: E402
 from dealer_pi.sim.table import SimTable  # noqa: E402
 
@@ -51,8 +54,8 @@ PROFILES = ("standard", "roberts", "house-pig", "online")
 class Timed:
     """The camera path with the vision pipeline's time counted apart."""
 
-    def __init__(self, seed: int, faces: dict[Card, np.ndarray] | None = None) -> None:
-        self.table = CameraTable(seed=seed, faces=faces)
+    def __init__(self, seed: int, faces: dict[Card, np.ndarray] | None = None, camera: CameraSection | None = None) -> None:
+        self.table = CameraTable(camera, seed=seed, faces=faces)
         self.vision_s = 0.0
         process = self.table.pipeline.process
 
@@ -67,11 +70,11 @@ class Timed:
 
 
 def printed_faces(assets: Path, design: str) -> dict[Card, np.ndarray]:
-    """The faces of a printed deck design (``models/decks.py``; needs ``rsvg-convert``)."""
+    """A printed deck design's faces (``models/decks.py``; needs ``rsvg-convert``)."""
     sys.path.insert(0, str(ROOT / "models"))
-    from decks import DESIGNS, render_design
+    from decks import faces_by_card
 
-    return {f.card: f.image for f in render_design(assets, DESIGNS[design], ROOT / "build" / "models" / "faces")}
+    return faces_by_card(assets, design, ROOT / "build" / "models" / "faces")
 
 
 def twin(table: SimTable) -> SimTable:
@@ -140,13 +143,25 @@ def main() -> int:
     ap.add_argument("--deck", default="", help="film a printed deck design of --assets instead of the drawn deck, e.g. knoll "
                     "(the design the reader never learnt from)")
     ap.add_argument("--assets", type=Path, default=ROOT.parent / "shared" / "card-assets")
+    ap.add_argument("--enrol", action="store_true", help="with --deck: enrol the deck first, from the camera's own picture "
+                    "of each card lying alone on the table, as `dealer-pi vision enrol` does from a folder of them")
     args = ap.parse_args()
+    if args.enrol and not args.deck:
+        ap.error("--enrol needs --deck")
     try:
         only = {Fault(v) for v in args.only.split(",") if v}
     except ValueError as exc:
         ap.error(f"--only: {exc} (classes: {', '.join(f.value for f in Fault)})")
     logging.basicConfig(level=logging.ERROR)  # the camera's disagreements are counted below, not logged
-    cam = Timed(args.seed, printed_faces(args.assets, args.deck) if args.deck else None)
+    faces = printed_faces(args.assets, args.deck) if args.deck else None
+    with tempfile.TemporaryDirectory(prefix="dealer-pi-enrol-") as folder:
+        section = None
+        if faces and args.enrol:
+            section, problems = enrolled_camera_section(faces, Path(folder))
+            print(f"enrolled from the camera's picture of each of the {len(faces)} cards; problems: {len(problems)}")
+            for problem in problems[:5]:
+                print(f"  {problem}")
+        cam = Timed(args.seed, faces, section)
     if args.deck:
         print(f"deck: {args.deck}, printed (the drawn deck's backs)")
     start = time.perf_counter()

@@ -153,6 +153,11 @@ def render_design(root: Path, design: Design, cache: Path) -> list[Face]:
     return out
 
 
+def faces_by_card(root: Path, design: str, cache: Path) -> dict[Card, np.ndarray]:
+    """Each card's face in ``design`` (a name of :data:`DESIGNS`), for the simulated camera to film."""
+    return {f.card: f.image for f in render_design(root, DESIGNS[design], cache)}
+
+
 def render_backs(root: Path, cache: Path) -> list[np.ndarray]:
     """The designs' own back pictures (BGR)."""
     out = []

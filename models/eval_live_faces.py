@@ -1,6 +1,7 @@
 """Face-up cards on the simulated table's overhead camera, named by the live detector.
 
     PYTHONPATH=. python models/eval_live_faces.py [--scenes 200] [--start 100] [--frames 2] [--black] [--no-second-look]
+        [--deck knoll [--enrol]]
 
 Each scene lays 25 cards of the drawn deck face up on the simulated table (five on the board, two
 at each of ten seats, spread as shown cards are), films them with ``OverheadCamera(seed=scene)``
@@ -9,7 +10,9 @@ with the pipeline the camera loop builds from its config (markers, card size, th
 followed). Every face-up card found within 45 px of where a card lies is scored against that
 card: named right, named wrong, or not named (the four markers, read as unnamed cards, are
 counted apart). ``--black``: clubs and spades only, where a small index's suit is hardest.
-``--no-second-look``: the reader without its second look at unsure black suits.
+``--no-second-look``: the reader without its second look at unsure black suits. ``--deck``: a
+printed design of ``../shared/card-assets`` in place of the drawn deck; ``--enrol``: that deck
+enrolled first, from the camera's picture of each card lying alone on the table.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import argparse
 import collections
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,10 +36,13 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from dealer_pi.engine.cards import FULL_DECK  # noqa: E402
-from dealer_pi.sim.camera_table import CameraTable  # noqa: E402
+from dealer_pi.sim.camera_table import CameraTable, enrolled_camera_section  # noqa: E402
 from dealer_pi.sim.felt import Felt  # noqa: E402
 from dealer_pi.sim.overhead import OverheadCamera, card_spot  # noqa: E402
 from dealer_pi.vision.recogniser import Recogniser  # noqa: E402
+
+sys.path.insert(0, str(HERE))
+from decks import faces_by_card  # noqa: E402
 
 NEAR_PX = 45.0
 
@@ -47,9 +54,15 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=2, help="frames filmed of each scene (noise differs)")
     ap.add_argument("--black", action="store_true", help="clubs and spades only")
     ap.add_argument("--no-second-look", action="store_true")
+    ap.add_argument("--deck", default="", help="a printed design of --assets instead of the drawn deck, e.g. knoll")
+    ap.add_argument("--assets", type=Path, default=HERE.parent.parent / "shared" / "card-assets")
+    ap.add_argument("--enrol", action="store_true", help="with --deck: enrol it first from the camera's picture of each card")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    pipe = CameraTable(seed=0).pipeline
+    faces = faces_by_card(args.assets, args.deck, HERE.parent / "build" / "models" / "faces") if args.deck else None
+    with tempfile.TemporaryDirectory(prefix="dealer-pi-enrol-") as folder:
+        section = enrolled_camera_section(faces, Path(folder))[0] if faces and args.enrol else None
+        pipe = CameraTable(section, seed=0).pipeline
     if args.no_second_look:
         old = pipe.detector.recogniser
         pipe.detector.recogniser = Recogniser(old.model, old.enrolment, min_confidence=old.min_confidence, second_look=False)
@@ -64,7 +77,7 @@ def main() -> int:
             felt.place("board", c, face_up=True)
         for i, c in enumerate(cards[5:]):
             felt.place(f"seat:{i // 2 + 1}", c, face_up=True)
-        cam = OverheadCamera(seed=scene)
+        cam = OverheadCamera(seed=scene, faces=faces)
         truth = [(pc.card, cam.to_image(*card_spot(pc)[:2])) for pc in felt.cards]
         for n in range(args.frames):
             frame = cam.frame(felt, n)
@@ -84,7 +97,8 @@ def main() -> int:
                 else:
                     count["named wrong"] += 1
                     wrong.append(f"scene {scene} frame {n}: {card} named {f.card} at {f.confidence:.3f}")
-    print(f"{args.scenes} scenes from seed {args.start}, {args.frames} frames each, {'clubs and spades' if args.black else 'the whole deck'}, "
+    deck = f"printed deck {args.deck}{', enrolled' if args.enrol else ''}" if args.deck else "drawn deck"
+    print(f"{args.scenes} scenes from seed {args.start}, {args.frames} frames each, {deck}, {'clubs and spades' if args.black else 'the whole deck'}, "
           f"second look {'off' if args.no_second_look else 'on'}; {time.time() - t0:.0f} s")
     for key in sorted(count):
         print(f"  {key}: {count[key]}")

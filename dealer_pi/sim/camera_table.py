@@ -99,6 +99,28 @@ def sim_camera_section(folder: str | Path, **settings: Any) -> CameraSection:
     return config_from_dict({"camera": {**camera_settings(folder), **settings}}).camera
 
 
+def enrolled_camera_section(faces: Mapping[Card, np.ndarray], folder: Path) -> tuple[CameraSection, list[str]]:
+    """The simulated table's camera settings with the deck of ``faces`` enrolled, as a venue
+    enrols its own: each card laid alone on the table and filmed, the pictures named after their
+    cards and enrolled as a folder (``dealer-pi vision enrol``). Also the enrolment's problems."""
+    import cv2
+
+    from dealer_pi.vision.enrol import enrol_folder
+    from dealer_pi.vision.recogniser import Recogniser
+
+    pictures = folder / "pictures"
+    pictures.mkdir()
+    for card in faces:
+        felt = Felt(seed=card.index)
+        felt.place("board", card, face_up=True)
+        # A camera of its own for each picture: a camera keeps the cards it drew for a felt
+        # that has not changed, and every new felt with one card looks unchanged to it.
+        cv2.imwrite(str(pictures / f"{card}.png"), OverheadCamera(seed=7, faces=faces).frame(felt, 0))
+    enrolment, problems = enrol_folder(Recogniser(), pictures)
+    enrolment.save(folder / "deck.npz")
+    return sim_camera_section(folder, enrolment_file=str(folder / "deck.npz")), problems
+
+
 class CameraTable:
     """Plays simulated tables through the felt, the overhead camera and the real vision pipeline."""
 

@@ -123,3 +123,26 @@ def test_the_overhead_camera_films_a_printed_deck_in_place_of_the_drawn_one() ->
     b, g, r = colour_at(drawn, up)
     assert r > 150 and b < 90  # the drawn ace's big red pip
     assert np.abs(colour_at(printed, down) - colour_at(drawn, down)).max() < 12  # the same back
+
+
+def test_a_simulated_venue_enrols_its_deck_from_the_cameras_picture_of_each_card(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``enrolled_camera_section``: each card filmed alone (its own picture, not the first card's
+    again), enrolled as ``dealer-pi vision enrol`` does, and the camera settings point at the file."""
+    import numpy as np
+
+    from dealer_pi.engine.cards import Card
+    from dealer_pi.sim.camera_table import enrolled_camera_section
+    from dealer_pi.vision.faces import FaceStyle, render_face
+    from dealer_pi.vision.recogniser import Enrolment
+    from dealer_pi.vision.sources import read_image
+
+    cards = [Card.parse(c) for c in ("2c", "9h", "Kd")]
+    faces = {c: render_face(c, FaceStyle(pip=50))[0] for c in cards}
+    section, problems = enrolled_camera_section(faces, tmp_path)
+    assert problems == []
+    pictures = [read_image(tmp_path / "pictures" / f"{c}.png") for c in cards]
+    # Each picture its own card: hundreds of pixels where one card's print is and the other's is not.
+    assert all((np.abs(a.astype(int) - b).max(axis=2) > 60).sum() > 300 for a, b in zip(pictures, pictures[1:]))
+    enrolment = Enrolment.load(section.enrolment_file)
+    assert {c.index for c in cards} <= set(enrolment.labels.tolist())
+    assert CameraTable(section, seed=0).pipeline.detector.recogniser.enrolled
