@@ -7,7 +7,7 @@
 * ``vision calibrate IMAGE [--layout FILE] [--draw OUT.png]``: find the
   markers, fit the camera-to-table homography, draw the zones.
 * ``vision enrol FOLDER --out FILE``: adapt the reader to the venue's deck
-  from a picture of each card, named after its card (``Ah.png``; more of one card: ``Ah-2.png``).
+  from one picture per card, each named after its card (``Ah.png``).
   ``vision enrol --from-journal --config FILE --out FILE``: adapt it to the cards the
   table labelled itself while it played (the shoe named them, they were shown, the dealer
   confirmed them), with the reader's score on held-back pictures before and after.
@@ -50,7 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     cal.add_argument("--layout", help="table layout TOML (markers, zones); default: the built-in one")
     cal.add_argument("--draw", metavar="OUT", help="write the picture with the markers and zones drawn on")
     enr = sub.add_parser("enrol", help="enrol the venue's deck from one picture per card, or from what the table recorded")
-    enr.add_argument("folder", nargs="?", help="a picture of each card, named after its card (Ah.png, Tc.jpg); more pictures of one card add to it (Ah-2.png)")
+    enr.add_argument("folder", nargs="?", help="one picture per card, each named after its card (Ah.png, Tc.jpg)")
     enr.add_argument("--out", required=True, help="where to write the enrolment (use it with detect --enrolment)")
     enr.add_argument("--from-journal", action="store_true",
                      help="learn from the cards the table itself labelled (the shoe, the showdown, the dealer), "

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -99,18 +99,10 @@ def sim_camera_section(folder: str | Path, **settings: Any) -> CameraSection:
     return config_from_dict({"camera": {**camera_settings(folder), **settings}}).camera
 
 
-# Where a simulated venue lays each card to film it for enrolment: the table's middle and three
-# seats, so the camera sees the card at four turns and places (on the printed design never
-# trained on, four pictures a card named 14 % more cards in live frames than one did).
-ENROL_PLACES = ("board", "seat:2", "seat:6", "seat:9")
-
-
-def enrolled_camera_section(faces: Mapping[Card, np.ndarray], folder: Path,
-                            places: Sequence[str] = ENROL_PLACES) -> tuple[CameraSection, list[str]]:
+def enrolled_camera_section(faces: Mapping[Card, np.ndarray], folder: Path) -> tuple[CameraSection, list[str]]:
     """The simulated table's camera settings with the deck of ``faces`` enrolled, as a venue
-    enrols its own: each card laid alone on the table at each of ``places`` and filmed, the
-    pictures named after their cards (``Ah.png``, ``Ah-2.png``...) and enrolled as a folder
-    (``dealer-pi vision enrol``). Also the enrolment's problems."""
+    enrols its own: each card laid alone on the table and filmed, the pictures named after their
+    cards and enrolled as a folder (``dealer-pi vision enrol``). Also the enrolment's problems."""
     import cv2
 
     from dealer_pi.vision.enrol import enrol_folder
@@ -119,13 +111,11 @@ def enrolled_camera_section(faces: Mapping[Card, np.ndarray], folder: Path,
     pictures = folder / "pictures"
     pictures.mkdir()
     for card in faces:
-        for k, place in enumerate(places):
-            felt = Felt(seed=card.index * len(places) + k)
-            felt.place(place, card, face_up=True)
-            # A camera of its own for each picture: a camera keeps the cards it drew for a felt
-            # that has not changed, and every new felt with one card looks unchanged to it.
-            name = f"{card}.png" if k == 0 else f"{card}-{k + 1}.png"
-            cv2.imwrite(str(pictures / name), OverheadCamera(seed=7 + k, faces=faces).frame(felt, 0))
+        felt = Felt(seed=card.index)
+        felt.place("board", card, face_up=True)
+        # A camera of its own for each picture: a camera keeps the cards it drew for a felt
+        # that has not changed, and every new felt with one card looks unchanged to it.
+        cv2.imwrite(str(pictures / f"{card}.png"), OverheadCamera(seed=7, faces=faces).frame(felt, 0))
     enrolment, problems = enrol_folder(Recogniser(), pictures)
     enrolment.save(folder / "deck.npz")
     return sim_camera_section(folder, enrolment_file=str(folder / "deck.npz")), problems

@@ -3,10 +3,9 @@
 In a picture of known cards, the index pairs that the networks find most like
 each card become that card's examples; the other pairs in the picture (pips,
 court-card art) become "not an index" examples. :meth:`Enrolment.fit` then
-fine-tunes the networks on them. Enrolling a folder needs a picture of each
-card, named by the card (``Ah.png``, ``Td.jpg``); more pictures of one card
-add to its examples (``Ah-2.png``, ``Ah-seat3.jpg``: the card's name, a dash,
-anything). The card may lie anywhere in the picture, at any angle.
+fine-tunes the networks on them. Enrolling a folder needs one picture per
+card, named by the card (``Ah.png``, ``Td.jpg``); the card may lie anywhere
+in the picture, at any angle.
 """
 
 from __future__ import annotations
@@ -94,17 +93,16 @@ def enrol_picture(
 
 
 def enrol_folder(recogniser: Recogniser, folder: str | Path, seed: int = 0) -> tuple[Enrolment, list[str]]:
-    """Enrol every ``<card>.<ext>`` (or ``<card>-<anything>.<ext>``) picture in ``folder`` and
-    fine-tune; returns the enrolment and problems."""
+    """Enrol every ``<card>.<ext>`` picture in ``folder`` and fine-tune; returns the enrolment and problems."""
     enrolment = Enrolment()
     problems: list[str] = []
     rng = np.random.default_rng(seed)
     files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".bmp"))
     if not files:
-        raise InputError(str(folder), "no .png/.jpg pictures to enrol (name each after its card, e.g. Ah.png; more of one card: Ah-2.png)")
+        raise InputError(str(folder), "no .png/.jpg pictures to enrol (name each after its card, e.g. Ah.png)")
     for path in files:
         try:
-            card = Card.parse(path.stem.split("-", 1)[0], where=str(path))
+            card = Card.parse(path.stem, where=str(path))
             added = enrol_picture(recogniser, enrolment, read_image(path), [(card, None)], rng)
         except InputError as exc:
             problems.append(str(exc))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 
@@ -110,22 +109,3 @@ def test_enrol_a_deck_then_detect_with_it(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     named = {c["card"] for c in doc["cards"] if c["card"]}
     assert named <= {str(c) for c in cards[:5]} and len(named) >= 4
-
-
-def test_enrol_takes_more_pictures_of_one_card_named_card_dash_anything(tmp_path, capsys):
-    from dealer_pi.vision.render import render_table_scene
-
-    folder = tmp_path / "deck"
-    folder.mkdir()
-    ace = Card.parse("Ah")
-    scenes = [render_table_scene({"board": [ace]}, seed=s, card_height=300, size=(640, 480)).frame for s in (3, 4)]
-    cv2.imwrite(str(folder / "Ah.png"), scenes[0])
-    assert main(["vision", "enrol", str(folder), "--out", str(tmp_path / "one.npz")]) == 0
-    one = capsys.readouterr().out
-    cv2.imwrite(str(folder / "Ah-seat3.png"), scenes[1])
-    cv2.imwrite(str(folder / "Zz-2.png"), scenes[1])  # no card's name before the dash
-    assert main(["vision", "enrol", str(folder), "--out", str(tmp_path / "two.npz")]) == 0
-    two = capsys.readouterr()
-    assert "enrolled 1 card(s)" in one and "enrolled 1 card(s)" in two.out and "Zz-2.png" in two.err
-    indices = [int(re.search(r"\((\d+) corner", text).group(1)) for text in (one, two.out)]  # type: ignore[union-attr]
-    assert indices[1] > indices[0]  # the second picture of the ace added its corners
