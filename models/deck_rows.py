@@ -39,19 +39,18 @@ from dealer_pi.vision.recogniser import NOT_INDEX  # noqa: E402
 from dealer_pi.vision.render import Placement, card_homography, compose  # noqa: E402
 
 import heldout_scenes  # noqa: E402
-from decks import DESIGNS, HELD_OUT, Face, render_backs, render_design  # noqa: E402
+from decks import DESIGNS, FACES_CACHE, HELD_OUT, Face, render_backs, render_design  # noqa: E402
 from make_index_model import label_scene, next_centre, photographed, run_chunks, sampled, save_rows  # noqa: E402
 
 OUT = HERE / "deck_rows.npz"
 TRAINING = tuple(name for name in DESIGNS if name != HELD_OUT)
-CACHE = HERE.parent / "build" / "models" / "faces"
 
 
 @lru_cache(maxsize=1)
 def training_decks(assets: str) -> tuple[list[list[Face]], list[np.ndarray]]:
     """Each training design's faces, and the designs' backs (rendered once per process)."""
-    faces = [render_design(Path(assets), DESIGNS[name], CACHE) for name in TRAINING]
-    return faces, render_backs(Path(assets), CACHE)
+    faces = [render_design(Path(assets), DESIGNS[name], FACES_CACHE) for name in TRAINING]
+    return faces, render_backs(Path(assets), FACES_CACHE)
 
 
 def deck_scene(rng: np.random.Generator, faces: list[Face], backs: list[np.ndarray], size: int = 400):

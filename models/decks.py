@@ -23,6 +23,7 @@ import numpy as np
 from dealer_pi.engine.cards import FULL_DECK, Card
 
 FACE_H = 352  # faces are rendered this tall; widths follow each design's aspect
+FACES_CACHE = Path(__file__).resolve().parents[1] / "build" / "models" / "faces"  # rendered once, kept here
 
 _SAUL_SUIT = {"c": "club", "d": "diamond", "h": "heart", "s": "spade"}
 _SAUL_RANK = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
@@ -153,7 +154,7 @@ def render_design(root: Path, design: Design, cache: Path) -> list[Face]:
     return out
 
 
-def faces_by_card(root: Path, design: str, cache: Path) -> dict[Card, np.ndarray]:
+def faces_by_card(root: Path, design: str, cache: Path = FACES_CACHE) -> dict[Card, np.ndarray]:
     """Each card's face in ``design`` (a name of :data:`DESIGNS`), for the simulated camera to film."""
     return {f.card: f.image for f in render_design(root, DESIGNS[design], cache)}
 

@@ -41,7 +41,7 @@ from dealer_pi.vision.surface import still_cards, still_detector  # noqa: E402
 from dealer_pi.vision.render import Placement, camera_faults, card_homography, compose  # noqa: E402
 
 import heldout_scenes as scenes  # noqa: E402
-from decks import DESIGNS, HELD_OUT, Face, render_backs, render_design  # noqa: E402
+from decks import DESIGNS, FACES_CACHE, HELD_OUT, Face, render_backs, render_design  # noqa: E402
 
 SHARED = HERE.parent.parent / "shared"
 
@@ -150,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="tell the unread parts apart with the region classifier (default file: the shipped one) instead of the rules")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
-    faces = render_design(args.assets, DESIGNS[args.design], HERE.parent / "build" / "models" / "faces")
-    backs = render_backs(args.assets, HERE.parent / "build" / "models" / "faces")
+    faces = render_design(args.assets, DESIGNS[args.design], FACES_CACHE)
+    backs = render_backs(args.assets, FACES_CACHE)
     regions = RegionClassifier(args.regions) if args.regions else None
     model = IndexModel.load(args.model) if args.model else None
     enrolment = enrol_design(faces, args.seed, model) if args.enrol else None
