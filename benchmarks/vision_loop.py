@@ -28,7 +28,6 @@ import logging
 import re
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -41,10 +40,9 @@ one_blas_thread()  # as the dealer-pi command does: before NumPy is imported
 
 import numpy as np  # noqa: E402
 
-from dealer_pi.config import CameraSection  # noqa: E402
 from dealer_pi.engine.cards import Card  # noqa: E402
 from dealer_pi.sim import Fault, Simulator  # noqa: E402
-from dealer_pi.sim.camera_table import CameraTable, LoopScore, enrolled_camera_section, score_run  # noqa: E402
+from dealer_pi.sim.camera_table import CameraTable, LoopScore, score_run  # noqa: E402
 from dealer_pi.sim.check import Score, play  # noqa: E402
 from dealer_pi.sim.table import SimTable  # noqa: E402
 
@@ -54,8 +52,8 @@ PROFILES = ("standard", "roberts", "house-pig", "online")
 class Timed:
     """The camera path with the vision pipeline's time counted apart."""
 
-    def __init__(self, seed: int, faces: dict[Card, np.ndarray] | None = None, camera: CameraSection | None = None) -> None:
-        self.table = CameraTable(camera, seed=seed, faces=faces)
+    def __init__(self, seed: int, faces: dict[Card, np.ndarray] | None = None, enrol: bool = False) -> None:
+        self.table = CameraTable(seed=seed, faces=faces, enrol=enrol)
         self.vision_s = 0.0
         process = self.table.pipeline.process
 
@@ -74,7 +72,7 @@ def printed_faces(assets: Path, design: str) -> dict[Card, np.ndarray]:
     sys.path.insert(0, str(ROOT / "models"))
     from decks import faces_by_card
 
-    return faces_by_card(assets, design, ROOT / "build" / "models" / "faces")
+    return faces_by_card(assets, design)
 
 
 def twin(table: SimTable) -> SimTable:
@@ -154,14 +152,12 @@ def main() -> int:
         ap.error(f"--only: {exc} (classes: {', '.join(f.value for f in Fault)})")
     logging.basicConfig(level=logging.ERROR)  # the camera's disagreements are counted below, not logged
     faces = printed_faces(args.assets, args.deck) if args.deck else None
-    with tempfile.TemporaryDirectory(prefix="dealer-pi-enrol-") as folder:
-        section = None
-        if faces and args.enrol:
-            section, problems = enrolled_camera_section(faces, Path(folder))
-            print(f"enrolled from the camera's picture of each of the {len(faces)} cards; problems: {len(problems)}")
-            for problem in problems[:5]:
-                print(f"  {problem}")
-        cam = Timed(args.seed, faces, section)
+    cam = Timed(args.seed, faces, args.enrol)
+    if args.enrol:
+        problems = cam.table.enrol_problems
+        print(f"enrolled from the camera's picture of each of the {len(faces or ())} cards; problems: {len(problems)}")
+        for problem in problems[:5]:
+            print(f"  {problem}")
     if args.deck:
         print(f"deck: {args.deck}, printed (the drawn deck's backs)")
     start = time.perf_counter()

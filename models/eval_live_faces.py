@@ -21,7 +21,6 @@ import argparse
 import collections
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,7 +35,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from dealer_pi.engine.cards import FULL_DECK  # noqa: E402
-from dealer_pi.sim.camera_table import CameraTable, enrolled_camera_section  # noqa: E402
+from dealer_pi.sim.camera_table import CameraTable  # noqa: E402
 from dealer_pi.sim.felt import Felt  # noqa: E402
 from dealer_pi.sim.overhead import OverheadCamera, card_spot  # noqa: E402
 from dealer_pi.vision.recogniser import Recogniser  # noqa: E402
@@ -59,10 +58,10 @@ def main() -> int:
     ap.add_argument("--enrol", action="store_true", help="with --deck: enrol it first from the camera's picture of each card")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    faces = faces_by_card(args.assets, args.deck, HERE.parent / "build" / "models" / "faces") if args.deck else None
-    with tempfile.TemporaryDirectory(prefix="dealer-pi-enrol-") as folder:
-        section = enrolled_camera_section(faces, Path(folder))[0] if faces and args.enrol else None
-        pipe = CameraTable(section, seed=0).pipeline
+    if args.enrol and not args.deck:
+        ap.error("--enrol needs --deck")
+    faces = faces_by_card(args.assets, args.deck) if args.deck else None
+    pipe = CameraTable(seed=0, faces=faces, enrol=args.enrol).pipeline
     if args.no_second_look:
         old = pipe.detector.recogniser
         pipe.detector.recogniser = Recogniser(old.model, old.enrolment, min_confidence=old.min_confidence, second_look=False)

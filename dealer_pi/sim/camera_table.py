@@ -126,16 +126,23 @@ class CameraTable:
 
     def __init__(self, camera: CameraSection | None = None, *, seed: int = 0, fps: float = FPS,
                  recorder: Recorder | None = None, settle_frames: int = 0,
-                 faces: Mapping[Card, np.ndarray] | None = None) -> None:
+                 faces: Mapping[Card, np.ndarray] | None = None, enrol: bool = False) -> None:
         """``settle_frames``: frames the dealer lets pass after the camera has reported a moment
         (a recording meant to be replayed keeps that slack, as a real dealer's pace does).
-        ``faces``: a printed deck's faces for the overhead camera to film (default: the drawn deck)."""
+        ``faces``: a printed deck's faces for the overhead camera to film (default: the drawn deck);
+        ``enrol``: that deck enrolled first (:func:`enrolled_camera_section`; its problems are
+        kept in ``enrol_problems``), where no ``camera`` settings are given."""
         from dealer_pi.vision.pipeline import pipeline_from_config
 
+        if enrol and not faces:
+            raise ValueError("enrol needs the printed deck's faces")
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self.enrol_problems: list[str] = []
         if camera is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="dealer-pi-sim-")
             camera = sim_camera_section(self._tmp.name)
+            if enrol and faces:
+                camera, self.enrol_problems = enrolled_camera_section(faces, Path(self._tmp.name))
         self.camera_section = camera
         self.pipeline, _ = pipeline_from_config(camera, SEATS)
         self.camera = OverheadCamera(seed=seed, faces=faces)

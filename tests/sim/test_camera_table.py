@@ -146,3 +146,8 @@ def test_a_simulated_venue_enrols_its_deck_from_the_cameras_picture_of_each_card
     enrolment = Enrolment.load(section.enrolment_file)
     assert {c.index for c in cards} <= set(enrolment.labels.tolist())
     assert CameraTable(section, seed=0).pipeline.detector.recogniser.enrolled
+    # The same, asked of the camera table itself (the camera-loop benchmark's --enrol).
+    table = CameraTable(seed=0, faces=faces, enrol=True)
+    assert table.pipeline.detector.recogniser.enrolled and table.enrol_problems == []
+    with pytest.raises(ValueError, match="faces"):
+        CameraTable(seed=0, enrol=True)
