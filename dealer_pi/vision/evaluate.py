@@ -300,8 +300,7 @@ def card_crops(images: Iterable[Path], names: list[str]) -> list[tuple[Card, np.
             outline = _card_outline(_middle(cs[0].box), _middle(cs[1].box), CARD_H / CARD_W)
             if outline is None or not _within_picture(outline, img.shape[1], img.shape[0]):
                 continue
-            others = np.array([_middle(c.box) for c in labelled if c.card != card], np.float32).reshape(-1, 1, 2)
-            if any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in others[:, 0]):
+            if any(cv2.pointPolygonTest(outline, _middle(c.box), False) >= 0 for c in labelled if c.card != card):
                 continue
             m = cv2.getAffineTransform(outline[:3], np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H]], np.float32))
             out.append((card, cv2.warpAffine(img, m, (CARD_W, CARD_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)))

@@ -111,7 +111,7 @@ def test_a_card_is_cut_out_along_the_outline_its_two_opposite_indices_give():
         # The same card with its indices taken the other way round: the same outline, turned half round.
         swapped = ev._card_outline(tuple(index_b), tuple(index_a), aspect)
         assert swapped is not None and np.abs(np.roll(swapped, 2, axis=0) - truth).max() < 0.01
-    assert ev._card_outline((10.0, 10.0), (20.0, 25.0), aspect) is None  # a pip beside an index: no card
+    assert ev._card_outline((10.0, 10.0), (20.0, 25.0), aspect) is None  # under 40 px wide: too small to cut out
 
 
 def test_DEAL_DECK_a_close_up_card_photographed_at_a_slant_is_one_card_not_two(photo_root, base):
