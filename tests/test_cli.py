@@ -134,7 +134,9 @@ def test_the_command_asks_numpy_for_one_blas_thread_before_importing_it(given: s
     web server; a value the user sets in the environment wins."""
     code = ("import os, sys; import dealer_pi.cli; "
             "print(os.environ['OPENBLAS_NUM_THREADS'], os.environ['OMP_NUM_THREADS'], 'numpy' in sys.modules)")
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+    from dealer_pi.threads import BLAS_THREADS
+
+    env = {k: v for k, v in os.environ.items() if k not in BLAS_THREADS}
     if given is not None:
         env["OPENBLAS_NUM_THREADS"] = env["OMP_NUM_THREADS"] = given
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env, timeout=60)
