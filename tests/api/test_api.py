@@ -149,8 +149,7 @@ def test_DEAL_HOLE_EXPOSED_a_card_the_camera_is_not_sure_was_face_up_is_named_to
     deal[3] = dict(deal[3], face_up=True, confidence=0.5)  # seat 3's first card: unsure, unnamed
     for obs in deal:
         assert live.post(obs).status_code == 200
-    live.clock.now += 301_000  # past the stream delay: the public view has the notice too
-    live.runtime.publisher.poke()
+    _past_the_delay(live)  # the public view has the notice too
     alerts = live.get("/api/state", H.DEALER).json["table"]["alerts"]
     assert [(a["rule"], a["verdict"]) for a in alerts] == [("DEAL-HOLE-EXPOSED", "uncertain")]
     for token in (H.DEALER, H.PRODUCER, None):
