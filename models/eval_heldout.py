@@ -109,13 +109,18 @@ def enrol_design(faces: list[Face], seed: int, model=None):  # type: ignore[no-u
     return enrolment
 
 
+def right_names(found: list[CardFound], truth, card_h: float) -> list[CardFound]:
+    """The cards named right. A name is right only where that card lies: near its centre (a
+    fanned pair's centres are 0.28 of a card apart, so each name must be nearer its own card
+    than half a card)."""
+    at = {c: p for c, p, on in truth if c is not None and on}
+    return [f for f in found if f.card in at and math.dist(f.centre, at[f.card]) < 0.5 * card_h]
+
+
 def score(found: list[CardFound], truth, card_h: float, size: tuple[int, int]) -> dict[str, int]:
     cards = [c for c, _, on in truth if c is not None and on]
-    at = {c: p for c, p, on in truth if c is not None and on}
     off = [p for c, p, on in truth if not on]
-    # A name is right only where that card lies: near its centre (a fanned pair's centres are
-    # 0.28 of a card apart, so each name must be nearer its own card than half a card).
-    right_found = [f for f in found if f.card in at and math.dist(f.centre, at[f.card]) < 0.5 * card_h]
+    right_found = right_names(found, truth, card_h)
     named = [f.card for f in found if f.card is not None]
     right = {f.card for f in right_found}
     downs_true = sum(1 for c, _, on in truth if c is None and on)
@@ -144,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--save", type=Path, help="write each scene and the detector's drawing here")
     ap.add_argument("--whole-picture", action="store_true")
+    ap.add_argument("--misses", action="store_true", help="name each scene whose face-down count is not exact, and each wrong name")
     ap.add_argument("--enrol", action="store_true", help="first enrol the design (one picture per card, as `vision enrol` does)")
     ap.add_argument("--model", type=Path, help="the index reader (default: the shipped one)")
     ap.add_argument("--regions", nargs="?", const=DEFAULT_REGION_MODEL, type=Path,
@@ -169,6 +175,12 @@ def main(argv: list[str] | None = None) -> int:
         s = score(found, truth, args.card_height, (w, h))
         for k, v in s.items():
             total[k] = total.get(k, 0) + v
+        if args.misses and not s["down_exact"]:
+            print(f"scene {n}: {s['down_seen']} face down reported of {s['down_true']}")
+        if args.misses and s["named_wrong"]:
+            right = right_names(found, truth, args.card_height)
+            wrong = [f"{f.card} at ({f.centre[0]:.0f}, {f.centre[1]:.0f})" for f in found if f.card is not None and f not in right]
+            print(f"scene {n}: named wrong {', '.join(wrong)}")
         if args.save:
             from dealer_pi.vision.detect import annotate
 
