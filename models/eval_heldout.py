@@ -1,6 +1,6 @@
 """Overhead scenes of the deck design left out of training, through the real detector.
 
-    .venv/bin/python models/eval_heldout.py [--scenes 20] [--design knoll] [--size 1920x1080]
+    .venv/bin/python models/eval_heldout.py [--scenes 20] [--design knoll] [--size 1920x1080] [--misses]
 
 Needs ``../shared/card-assets`` (the SVG decks) and ``rsvg-convert`` (Debian's librsvg2-bin);
 the faces are rendered once into ``build/models/faces``.
