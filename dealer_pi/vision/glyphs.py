@@ -40,6 +40,7 @@ class GlyphParams:
     block: int = 25  # adaptive-threshold window (odd)
     offset: int = 12  # how much darker than its neighbourhood ink must be
     light_print: bool = False  # light print on dark cards (black "luxury" decks)
+    felt: tuple[int, int, int] | None = None  # the table's colour (BGR), where known: ink that colour is felt
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,34 @@ def ink_mask(bgr: np.ndarray, params: GlyphParams) -> np.ndarray:
         grey = cv2.min(cv2.min(b, g), r) if bgr.ndim == 3 else bgr
     grey = cv2.medianBlur(np.ascontiguousarray(grey), 3)
     block = params.block | 1
-    return cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, params.offset)
+    ink = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, params.offset)
+    if params.felt is not None and bgr.ndim == 3 and not params.light_print:
+        _drop_felt(ink, bgr, params.felt)
+    return ink
+
+
+# Beside white card stock, felt is darker than its neighbourhood: the threshold takes a band of
+# felt round every card for ink. An index printed a millimetre from the card's edge (a tight
+# design at a camera's scale) joins that band into a blob no glyph is the size of, and the card
+# is never named. The opening that cuts thin lines from a blob cannot help: the band is thicker
+# than the index's own strokes.
+FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt
+
+
+def felt_distance(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
+    """How far each pixel's colour is from the felt's: the sum of their Lab differences."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+    f = cv2.cvtColor(np.asarray(felt, np.uint8).reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0]
+    return cv2.transform(cv2.absdiff(lab, (float(f[0]), float(f[1]), float(f[2]), 0.0)), np.ones((1, 3), np.float32))
+
+
+def _drop_felt(ink: np.ndarray, bgr: np.ndarray, felt: tuple[int, int, int]) -> None:
+    """Clears the ink pixels of the felt's own colour, in place (only the ink's colours are
+    converted: a frame's ink is a small share of it)."""
+    ys, xs = np.nonzero(ink)
+    if len(ys):
+        near = felt_distance(bgr[ys, xs].reshape(-1, 1, 3), np.array(felt))[:, 0] <= FELT_NEAR
+        ink[ys[near], xs[near]] = 0
 
 
 def label_ink(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None

@@ -421,9 +421,10 @@ class Recogniser:
         return self.model.probs(pairs.rows, rank_floor=READ_FLOOR, with_suits=pairs.with_suits)
 
     def read(self, bgr: np.ndarray, region: np.ndarray | None = None, glyph_px: float = 0.0,
-             quartered: np.ndarray | None = None) -> list[IndexRead]:
+             quartered: np.ndarray | None = None, felt: np.ndarray | None = None) -> list[IndexRead]:
         """Every corner index in ``bgr`` (only inside ``region`` if given; ``quartered``: the picture at
-        quarter size, :func:`.glyphs.quarter`, where the caller has it already).
+        quarter size, :func:`.glyphs.quarter`, where the caller has it already; ``felt``: the
+        table's colour, where it is cloth, whose ink is no print).
 
         ``glyph_px``, when known (the size of rank glyphs in recent frames),
         narrows the search to glyphs of about that size: pips and picture
@@ -443,8 +444,9 @@ class Recogniser:
         # glyph pairs, every one of them run through the networks to read as no index.
         live = glyph_px > 0 and self.stock_only
         on_stock = _within(region, near_card_stock(bgr, quartered)) if live or any(scale > 1.0 for scale in scales) else region
+        base = self.params if felt is None else dataclasses.replace(self.params, felt=(int(felt[0]), int(felt[1]), int(felt[2])))
         for scale in scales:
-            params = _around(self.params, glyph_px * scale) if glyph_px > 0 else self.params
+            params = _around(base, glyph_px * scale) if glyph_px > 0 else base
             for light in (False, True) if self.both_polarities else (False,):
                 where = on_stock if (scale > 1.0 or live) and not light else region
                 resized = (bgr, where, (0, 0)) if scale == 1.0 else _resized(bgr, where, scale, params)
@@ -457,16 +459,18 @@ class Recogniser:
                 passes.append(more)
                 reads = _merge(reads, more)
         if glyph_px > 0 and self.second_look and scales == (1.0,):
-            reads = [self._looked_again(bgr, r, glyph_px, colourful) for r in reads]
+            again = _around(base, glyph_px * SECOND_LOOK_SCALE)
+            reads = [self._looked_again(bgr, r, again, colourful) for r in reads]
         if not colourful or self.enrolled:
             # Nothing checks a grey picture's suit; passes that agree on it do not either. An
             # enrolled reader is surer than the shipped one, and its passes agreed on a wrong name.
             return reads
         return [agreed(r, passes, self.min_confidence) for r in reads]
 
-    def _looked_again(self, bgr: np.ndarray, r: IndexRead, glyph_px: float, colourful: bool) -> IndexRead:
-        """``r`` after a second look at double size (:data:`SECOND_LOOK_SCALE`), where it is a
-        black read that may name or lean to its card, unsure of its suit, with no pips vouching."""
+    def _looked_again(self, bgr: np.ndarray, r: IndexRead, params: GlyphParams, colourful: bool) -> IndexRead:
+        """``r`` after a second look at double size (:data:`SECOND_LOOK_SCALE`, with ``params``
+        for glyphs of that size), where it is a black read that may name or lean to its card,
+        unsure of its suit, with no pips vouching."""
         b = r.best
         if b is None or b.suit not in "cs" or r.confidence < VOUCHED_FROM or r.suit >= VOUCHED_SUIT:
             return r
@@ -474,7 +478,6 @@ class Recogniser:
         xs, ys = (r.rank_xy[0], r.suit_xy[0]), (r.rank_xy[1], r.suit_xy[1])
         x0, y0 = max(0, int(min(xs) - m)), max(0, int(min(ys) - m))
         x1, y1 = min(bgr.shape[1], int(max(xs) + m) + 1), min(bgr.shape[0], int(max(ys) + m) + 1)
-        params = _around(self.params, glyph_px * SECOND_LOOK_SCALE)
         resized = _resized(bgr, None, SECOND_LOOK_SCALE, params, (x0, y0, x1 - x0, y1 - y0))
         if resized is None:
             return r
