@@ -19,16 +19,19 @@ RANK_Y_U = 0.85  # from the card's short edge to the rank glyph's middle
 Point = tuple[float, float]
 
 
-def outline(rank_xy: Point, suit_xy: Point) -> tuple[Point, np.ndarray]:
+def outline(rank_xy: Point, suit_xy: Point, card_h: float = 0.0) -> tuple[Point, np.ndarray]:
     """Centre and corners of the card whose corner index has its rank glyph at ``rank_xy`` and
-    its suit glyph at ``suit_xy``; the card's interior lies to the index's right as it reads."""
+    its suit glyph at ``suit_xy``; the card's interior lies to the index's right as it reads.
+    ``card_h``: the card's height in pixels where the camera knows it (else it is guessed from
+    the index: a deck that prints a small index would have its cards drawn too small)."""
     dx, dy = suit_xy[0] - rank_xy[0], suit_xy[1] - rank_xy[1]
     u = math.hypot(dx, dy)
     dx, dy = (dx / u, dy / u) if u else (0.0, 1.0)
     rx, ry = dy, -dx
     ox = rank_xy[0] - rx * RANK_X_U * u - dx * RANK_Y_U * u  # the card's corner next to this index
     oy = rank_xy[1] - ry * RANK_X_U * u - dy * RANK_Y_U * u
-    w, h = CARD_W_U * u, CARD_H_U * u
+    h = card_h if card_h > 0 else CARD_H_U * u
+    w = h * CARD_W_U / CARD_H_U
     pts = np.array(
         [[ox, oy], [ox + rx * w, oy + ry * w], [ox + rx * w + dx * h, oy + ry * w + dy * h], [ox + dx * h, oy + dy * h]],
         np.float32,

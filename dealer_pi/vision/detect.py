@@ -120,9 +120,10 @@ class Part:
     plain: float = 0.0  # share of plain card stock (see paper_shares)
 
 
-def outline_from_read(r: IndexRead) -> tuple[tuple[float, float], np.ndarray]:
-    """Card centre and corners implied by a corner index's position, direction and size."""
-    return outline(r.rank_xy, r.suit_xy)
+def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, float], np.ndarray]:
+    """Card centre and corners implied by a corner index's position, direction and size (and the
+    card's height in pixels, ``card_h``, where it is known)."""
+    return outline(r.rank_xy, r.suit_xy, card_h)
 
 
 # The offset from one corner index to the opposite one, in index units, on the decks the card
@@ -514,7 +515,7 @@ class Detector:
                     groups.append([r])
             named: list[tuple[int, CardFound]] = []
             for g in groups:
-                centre, pts = outline_from_read(g[0])
+                centre, pts = outline_from_read(g[0], self.card_height_px)
                 corners = [g[0]]
                 for r in g[1:]:
                     # Only another corner is fresh evidence, not the same glyphs read twice.
@@ -524,7 +525,7 @@ class Detector:
                     centre, pts = outline_from_corners(corners[0], corners[1])
                 elif len(corners) > 1:
                     # Two corners: the card's centre is midway between their estimates.
-                    c2, _ = outline_from_read(corners[1])
+                    c2, _ = outline_from_read(corners[1], self.card_height_px)
                     shift = ((c2[0] - centre[0]) / 2, (c2[1] - centre[1]) / 2)
                     centre = (centre[0] + shift[0], centre[1] + shift[1])
                     pts = pts + np.array(shift, np.float32)
@@ -536,8 +537,8 @@ class Detector:
                                                       guess=None if conf >= bar else card)))
             out += _inside_one_another(named)
         for r in sorted(unknown, key=lambda r: -r.confidence):
-            c, pts = outline_from_read(r)
-            h = CARD_H_U * _unit(r)
+            c, pts = outline_from_read(r, self.card_height_px)
+            h = self.card_height_px or CARD_H_U * _unit(r)
             # Another corner of a card already found (same best guess, or the same place); else a
             # card of its own, such as the lower card of an overlapping pair.
             if any(math.dist(c, f.centre) < (0.45 if f.card == r.best else 0.2) * h for f in out):

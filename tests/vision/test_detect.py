@@ -741,3 +741,21 @@ def test_DEAL_DECK_an_index_printed_a_millimetre_from_the_edge_is_read_on_felt()
     assert {f.card for f in found} == set(cards)
     assert {f.card for f in camera.detect(frame)} == set(cards)  # and at the glyph size it then follows
 
+
+def test_DEAL_BOARD_EXTRA_a_card_named_from_one_corner_of_a_small_index_is_drawn_at_the_cameras_card_height() -> None:
+    """A card's outline from one corner is scaled by its index; a deck printing a smaller index had
+    its cards drawn too small, and on a board of touching cards the strip each left over was taken
+    for another face-up card (a false board card, a false "no burn" at the turn). The camera knows
+    its cards' height: the outline is drawn at it, and the board is three cards where they lie."""
+    from dealer_pi.vision.render import felt
+
+    height = 132.0
+    cards = [Card.parse(c) for c in ("Kh", "7c", "Qs")]
+    centres = [(300.0 + 92 * k, 200.0) for k in range(3)]  # edge to edge, as a dealt board lies
+    placements = [Placement(render_face(c, FaceStyle(index_height=26))[0], card_homography(xy, 0.0, height), c, True)
+                  for c, xy in zip(cards, centres)]
+    frame = compose(felt(800, 400, np.random.default_rng(4)), placements).frame
+    found = Detector(card_height_px=height, follow_scale=True).detect(frame)
+    assert len(found) == 3, found
+    assert all(any(math.dist(f.centre, xy) < 0.1 * height for f in found) for xy in centres)
+    assert Card.parse("Kh") in {f.card for f in found}
