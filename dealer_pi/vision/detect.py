@@ -26,7 +26,7 @@ import numpy as np
 from dealer_pi.engine.cards import Card, misread_as
 
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
-from .glyphs import FELT_NEAR, felt_distance, frame_brightness, is_paper, quarter, region_boxes
+from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import IndexRead, Recogniser
 from .regions import RegionClassifier, by_area, face_down_count
 
@@ -69,6 +69,7 @@ ELONGATED = 2.7
 # ... or that fills less than this of its smallest box: cards crossed at any angle fill 0.7 and
 # more, a piece of the rail's arc far less.
 HOLLOW = 0.5
+FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, as not_felt says
 SPLITS_KEPT = 32  # face-down piles whose split a detector remembers (a table holds a dozen at most)
 SPLIT_SAMPLE = 1000  # pixels of a pile that k-means places its centres by (see _split)
 
@@ -306,6 +307,13 @@ def patterned(bgr: np.ndarray, not_felt_mask: np.ndarray) -> np.ndarray:
     new = np.bincount(labels[seen], minlength=n) < PATTERN_NEW * stats[:, cv2.CC_STAT_AREA]
     new[0] = False
     return cv2.resize((new[labels] * 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def felt_distance(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
+    """How far each pixel's colour is from the felt's: the sum of their Lab differences."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+    f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
+    return cv2.transform(cv2.absdiff(lab, (float(f[0]), float(f[1]), float(f[2]), 0.0)), np.ones((1, 3), np.float32))
 
 
 def is_felt_like(felt: np.ndarray) -> bool:
