@@ -724,8 +724,6 @@ def test_DEAL_DECK_an_index_printed_a_millimetre_from_the_edge_is_read_on_felt()
     held-out printed deck lost most of its courts and a third of its numbers so). Ink of the felt's
     own colour is felt, in a camera stream (a still's table colour is only a guess): the index
     stands alone again."""
-    from dealer_pi.vision.render import felt
-
     rng = np.random.default_rng(3)
     cards = [Card.parse(c) for c in ("7c", "Qs", "4d", "9h", "Jc", "Ah")]
     placements = []
@@ -747,8 +745,6 @@ def test_DEAL_BOARD_EXTRA_a_card_named_from_one_corner_of_a_small_index_is_drawn
     its cards drawn too small, and on a board of touching cards the strip each left over was taken
     for another face-up card (a false board card, a false "no burn" at the turn). The camera knows
     its cards' height: the outline is drawn at it, and the board is three cards where they lie."""
-    from dealer_pi.vision.render import felt
-
     height = 132.0
     cards = [Card.parse(c) for c in ("Kh", "7c", "Qs")]
     centres = [(300.0 + 92 * k, 200.0) for k in range(3)]  # edge to edge, as a dealt board lies
