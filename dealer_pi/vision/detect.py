@@ -28,7 +28,7 @@ from dealer_pi.engine.cards import Card, misread_as
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import IndexRead, Recogniser
-from .regions import RegionClassifier, by_area, face_down_count
+from .regions import RegionClassifier, face_down_count, face_up_count
 
 
 # A corner read this sure may vote for its card together with the card's other corner.
@@ -563,7 +563,7 @@ class Detector:
                 face_up = part.plain > PLAIN_FACE_UP and not (part.plain <= PLAIN_FACE_UP_SURE and part.backs >= 2)
                 if not face_up and not part.backs and _not_card_shaped(part.mask):
                     continue  # no card's margin, and long and thin or hollow: a rail, a chip rack
-                k = by_area(part) if face_up else face_down_count(part)
+                k = face_up_count(part) if face_up else face_down_count(part)
             elif kind.cards == 0:
                 continue  # not a card: a hand, chips, a rack, a sliver of a card already found
             else:

@@ -45,6 +45,11 @@ BEYOND_ONE = 1.2
 # fanned this closely showed no plain stock (0.01 at most), or had 1.19 cards' area and more.
 SLIVER_PLAIN = 0.1
 SLIVER_AREA = 1.15
+# A part that fills this much of its smallest box, and is one card tall within these bounds, is a
+# row of face-up cards. Rows of two and three unnamed cards filled 0.90 to 0.94 of their box and
+# were 1.05 to 1.07 cards tall.
+ROW_FILL = 0.85
+ROW_HEIGHT = (0.9, 1.25)
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,22 @@ class Kind:
 def by_area(part: Part) -> int:
     """How many cards a part's area holds: a card and a quarter already counts as two."""
     return max(1, int(part.area / part.card_area + 0.75))
+
+
+def face_up_count(part: Part) -> int:
+    """How many face-up cards a part holds: a row of them lying edge to edge (a board the index
+    reader could not name) by its length, one card tall and filling its box; otherwise by area.
+    Area alone counts a row of three as four, since each card's part takes in a band of shadow
+    round it (3.27 cards' area, 3.36 cards long, on the design never trained on). A fanned pair
+    does not fill its box, or is less than one and a half cards long, and keeps its count by area."""
+    along, across = _box(part)
+    card_w = _card_width(part)
+    card_h = card_w * CARD_H_U / CARD_W_U
+    if part.area >= ROW_FILL * along * across and ROW_HEIGHT[0] * card_h <= across <= ROW_HEIGHT[1] * card_h:
+        row = round(along / card_w)
+        if row >= 2:
+            return row
+    return by_area(part)
 
 
 def face_down_count(part: Part) -> int:
@@ -83,8 +104,17 @@ def two_across(part: Part) -> bool:
         return False
     if part.plain >= SLIVER_PLAIN and part.area < SLIVER_AREA * part.card_area:
         return False  # a face-down card and a sliver of the face-up card it lies against
+    return _box(part)[1] > BEYOND_ONE * _card_width(part)
+
+
+def _box(part: Part) -> tuple[float, float]:
+    """The length and width of the smallest box round a part's pixels."""
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part.mask))
-    return min(w, h) > BEYOND_ONE * math.sqrt(part.card_area * CARD_W_U / CARD_H_U)
+    return max(w, h), min(w, h)
+
+
+def _card_width(part: Part) -> float:
+    return math.sqrt(part.card_area * CARD_W_U / CARD_H_U)
 
 
 def part_inputs(bgr: np.ndarray, part: Part) -> tuple[np.ndarray, np.ndarray]:
@@ -145,6 +175,6 @@ class RegionClassifier:
             if cards < 0:
                 cards = max(3, by_area(part))
             elif k == FACE_UP:
-                cards = by_area(part)
+                cards = face_up_count(part)
             out.append(Kind(cards, face_up, float(row[k])))
         return out

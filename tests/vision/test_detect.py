@@ -164,6 +164,17 @@ def test_DEAL_BURN_three_burns_lying_edge_to_edge_are_three_cards_not_four():
         assert all(any(math.dist(f.centre, s) < 20 for f in row) for s in spots), ([f.centre for f in row], spots)
 
 
+def test_DEAL_BOARD_EXTRA_three_unnamed_board_cards_lying_edge_to_edge_are_three_not_four():
+    # A clean camera-loop hand on the printed design never trained on (seed 211, standard table 5):
+    # a flop of Qc, Th and Tc, none named, the three one part of 3.27 cards' area with the shadow
+    # round them. Counted by area that was four face-up cards, and at the turn a fourth board card
+    # without a burn before it (DEAL-BOARD-EXTRA, then DEAL-BURN). A row one card tall is counted
+    # by its length.
+    found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "board-three-unnamed-knoll.png")))
+    assert sorted(round(f.centre[0], -1) for f in found if f.face_up) == [100, 210, 310], [(f.card, f.centre) for f in found]
+    assert all(f.card is None for f in found) and all(abs(f.centre[1] - 105) < 10 for f in found)
+
+
 def test_DEAL_BURN_a_big_muck_pile_is_face_down_though_its_margins_show_at_every_angle():
     # The muck late in a hand: a dozen cards and more, each turned its own way, show so much of
     # their white margins that the pile passed for plain card stock, a face-up card. The drawn

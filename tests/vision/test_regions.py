@@ -169,6 +169,24 @@ def test_DEAL_HOLE_COUNT_a_pair_fanned_almost_on_top_is_two_by_its_width_though_
     assert by_area(sliver) == 1 and not two_across(sliver)
 
 
+def test_DEAL_BOARD_EXTRA_face_up_cards_in_a_row_count_by_length_and_a_fanned_pair_by_area():
+    from dealer_pi.vision.regions import by_area, face_up_count
+
+    w, h = 70.0, 98.0
+    card = w * h
+    # three cards edge to edge and the band of shadow round them: 3.5 cards' area, three long
+    row = _part_of(((200, 200), (3 * w + 10, h + 10), 0.0), card_area=card)
+    assert by_area(row) == 4 and face_up_count(row) == 3
+    assert face_up_count(_part_of(((200, 200), (2 * w + 10, h + 10), 90.0), card_area=card)) == 2  # across the picture
+    assert face_up_count(_part_of(((200, 200), (w + 8, h + 8), 20.0), card_area=card)) == 1
+    # a pair fanned face up (shown down) fills its box too little to be a row; its area counts it
+    pair = _part_of(((190, 200), (w, h), -12.0), ((225, 196), (w, h), 12.0), card_area=card)
+    assert face_up_count(pair) == by_area(pair) == 2
+    # a row but two cards tall is no row of one-card-tall cards
+    block = _part_of(((200, 200), (2 * w, 2 * h), 0.0), card_area=card)
+    assert face_up_count(block) == by_area(block) == 4
+
+
 def test_DEAL_HOLE_COUNT_a_back_with_a_sliver_of_a_face_beside_it_is_one_card_though_as_wide_as_a_pair():
     import dataclasses
 
