@@ -26,6 +26,7 @@ import numpy as np
 from dealer_pi.engine.cards import Card, misread_as
 
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
+from .closer import LOOKS_PER_FRAME, CloserLook
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import IndexRead, Recogniser
 from .regions import RegionClassifier, face_down_count, face_up_count
@@ -431,6 +432,7 @@ class Detector:
         table_in_middle: bool = False,
         regions: RegionClassifier | None = None,
         find_patterned_backs: bool = False,
+        closer_looks: int = LOOKS_PER_FRAME,
     ) -> None:
         """``follow_scale``: for a camera stream, look for print of the glyph size last read (much faster),
         and take no print of the felt's own colour for ink (:func:`.glyphs.ink_mask`). A still's
@@ -442,7 +444,9 @@ class Detector:
         ``regions``: a learned classifier of the unread parts of a frame (:mod:`.regions`); None
         (the default) keeps the colour-and-shape rules, which the camera loop measures better.
         ``find_patterned_backs``: also look for backs in the felt's colour by their print
-        (:func:`patterned`; a still's detector does, the camera loop has not been measured with it)."""
+        (:func:`patterned`; a still's detector does, the camera loop has not been measured with it).
+        ``closer_looks``: in a camera stream, how many unnamed face-up cards a frame reads again at
+        double size (:mod:`.closer`); 0 only to measure what that costs."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -453,6 +457,9 @@ class Detector:
         self.regions = regions
         self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
+        # A camera stream's unnamed face-up cards are read again at double size (:mod:`.closer`).
+        self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
+        self.last_felt: np.ndarray | None = None  # the last frame's table colour
 
     def forget_scale(self) -> None:
         """The camera was moved nearer or further: the glyph size is searched for again."""
@@ -461,6 +468,10 @@ class Detector:
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         cards, parts = self.survey(bgr)
         cards = cards + self._cards_of(bgr, parts)
+        if self.closer is not None and self.glyph_px > 0:
+            felt = self.last_felt if self.last_region is not None else None
+            cards = self.closer.name(bgr, cards, lambda box: self._group_reads(
+                self.recogniser.read_box(bgr, box, self.glyph_px, felt)))
         h, w = bgr.shape[:2]
         return [_in_view(c, w, h) for c in cards]
 
@@ -470,6 +481,7 @@ class Detector:
             felt = self.felt
         else:
             felt = table_colour(bgr) if self.table_in_middle else felt_colour(bgr)
+        self.last_felt = felt
         use_regions = is_felt_like(felt)
         quartered = quarter(bgr)
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None

@@ -478,19 +478,35 @@ class Recogniser:
         xs, ys = (r.rank_xy[0], r.suit_xy[0]), (r.rank_xy[1], r.suit_xy[1])
         x0, y0 = max(0, int(min(xs) - m)), max(0, int(min(ys) - m))
         x1, y1 = min(bgr.shape[1], int(max(xs) + m) + 1), min(bgr.shape[0], int(max(ys) + m) + 1)
-        resized = _resized(bgr, None, SECOND_LOOK_SCALE, params, (x0, y0, x1 - x0, y1 - y0))
-        if resized is None:
-            return r
-        view, view_region, offset = resized
         other = "s" if b.suit == "c" else "c"
-        for q in self._read(view, view_region, params, colourful):
-            q = _scaled_back(q, SECOND_LOOK_SCALE, offset)
+        for q in self._read_box(bgr, (x0, y0, x1 - x0, y1 - y0), params, colourful):
             if (_same_place(q, r) and q.best is not None and q.best.rank == b.rank and q.best.suit == other
                     and q.confidence >= VOUCHED_FROM):
                 suit = min(r.suit, 1.0 - q.suit)
                 c = r.confidence / r.suit * suit
                 return dataclasses.replace(r, card=r.card if c >= self.min_confidence else None, confidence=c, suit=suit)
         return r
+
+    def read_box(self, bgr: np.ndarray, box: tuple[int, int, int, int], glyph_px: float,
+                 felt: np.ndarray | None = None) -> list[IndexRead]:
+        """Every corner index in ``box`` (x, y, width, height) of a camera frame, read at
+        :data:`SECOND_LOOK_SCALE` times its size for glyphs of about ``glyph_px`` (the frame's
+        size); in the frame's pixels. ``felt``: as for :meth:`read`."""
+        base = self.params if felt is None else dataclasses.replace(self.params, felt=(int(felt[0]), int(felt[1]), int(felt[2])))
+        colourful = bgr.ndim == 3 and _colourful(bgr)
+        return self._read_box(bgr, box, _around(base, glyph_px * SECOND_LOOK_SCALE), colourful, margin_too=True)
+
+    def _read_box(self, bgr: np.ndarray, box: tuple[int, int, int, int], params: GlyphParams, colourful: bool,
+                  margin_too: bool = False) -> list[IndexRead]:
+        """The reads of ``box`` at :data:`SECOND_LOOK_SCALE`; ``margin_too``: also of the margin
+        :func:`_resized` leaves round it for the threshold window (labelled whole, without the
+        bookkeeping that gives a region's ink the ids of the whole picture's)."""
+        resized = _resized(bgr, None, SECOND_LOOK_SCALE, params, box)
+        if resized is None:
+            return []
+        view, view_region, offset = resized
+        reads = self._read(view, None if margin_too else view_region, params, colourful)
+        return [_scaled_back(q, SECOND_LOOK_SCALE, offset) for q in reads]
 
     def _read(self, bgr: np.ndarray, region: np.ndarray | None, params: GlyphParams, colourful: bool) -> list[IndexRead]:
         blobs = find_blobs(bgr, params, region)

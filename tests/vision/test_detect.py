@@ -100,10 +100,15 @@ def test_DEAL_DECK_two_corners_that_lean_to_the_same_wrong_suit_do_not_add_up_to
     # A clean camera-loop run (seed 41): a queen of clubs on the board, each corner's small club
     # read as a spade (0.78 and 0.57 of the suit), the queen sure at both. Counted as independent,
     # the two corners made Qs at 0.91 for 16 frames; a suit misread repeats on the other corner.
-    found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "board-queen-of-clubs-small-suits.png")))
-    up = sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])
-    assert [str(f.card) for f in up] == ["Td", "None"], [(f.card, f.centre, f.confidence) for f in found]
-    assert math.dist(up[1].centre, (127, 123)) < 25
+    # Left unnamed, the queen is read again at double size (the closer look), and is a club there.
+    frame = cv2.imread(str(SIM_FRAMES / "board-queen-of-clubs-small-suits.png"))
+    plain = live_detector()
+    plain.closer = None
+    for det, queen in ((plain, "None"), (live_detector(), "Qc")):
+        found = det.detect(frame)
+        up = sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])
+        assert [str(f.card) for f in up] == ["Td", queen], [(f.card, f.centre, f.confidence) for f in found]
+        assert math.dist(up[1].centre, (127, 123)) < 25
 
 
 def test_DEAL_DECK_a_small_club_read_as_a_spade_is_looked_at_again_and_names_no_spade():
@@ -112,13 +117,17 @@ def test_DEAL_DECK_a_small_club_read_as_a_spade_is_looked_at_again_and_names_no_
     # the club is a club, so the live frame names no ten of spades; the nine of spades beside it,
     # its suit sure, keeps its name.
     frame = cv2.imread(str(SIM_FRAMES / "seat-ten-of-clubs-small-suits.png"))
-    found = live_detector().detect(frame)
+    det = live_detector()
+    det.closer = None  # the second look alone
+    found = det.detect(frame)
     assert {str(f.card) for f in found} == {"9s", "None"}, [(f.card, f.centre, f.confidence) for f in found]
     ten = [f for f in found if f.card is None]
     assert len(ten) == 1 and math.dist(ten[0].centre, (131, 130)) < 20 and ten[0].guess != Card.parse("Ts")
-    once = Detector(Recogniser(second_look=False), card_height_px=132.0, follow_scale=True)
+    once = Detector(Recogniser(second_look=False), card_height_px=132.0, follow_scale=True, closer_looks=0)
     once.glyph_px = 15.0
     assert "Ts" in {str(f.card) for f in once.detect(frame)}  # what the frame gave without the second look
+    # Left unnamed, the ten gets a closer look at the whole card, which reads it as the ten of clubs.
+    assert {str(f.card) for f in live_detector().detect(frame)} == {"9s", "Tc"}
 
 
 def test_DEAL_DECK_two_corners_add_up_for_the_rank_but_not_for_the_suit():
@@ -170,9 +179,15 @@ def test_DEAL_BOARD_EXTRA_three_unnamed_board_cards_lying_edge_to_edge_are_three
     # round them. Counted by area that was four face-up cards, and at the turn a fourth board card
     # without a burn before it (DEAL-BOARD-EXTRA, then DEAL-BURN). A row one card tall is counted
     # by its length.
-    found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "board-three-unnamed-knoll.png")))
-    assert sorted(round(f.centre[0], -1) for f in found if f.face_up) == [100, 210, 310], [(f.card, f.centre) for f in found]
-    assert all(f.card is None for f in found) and all(abs(f.centre[1] - 105) < 10 for f in found)
+    frame = cv2.imread(str(SIM_FRAMES / "board-three-unnamed-knoll.png"))
+    plain = live_detector()
+    plain.closer = None  # as the loop had it: none of the three named
+    for det in (plain, live_detector()):
+        found = sorted(det.detect(frame), key=lambda f: f.centre[0])
+        assert [round(f.centre[0], -1) for f in found if f.face_up] == [100, 210, 310], [(f.card, f.centre) for f in found]
+        assert all(abs(f.centre[1] - 105) < 10 for f in found)
+        assert all(f.card in (None, Card.parse(c)) for f, c in zip(found, ("Qc", "Th", "Tc"))), found
+    assert all(f.card is None for f in plain.detect(frame))
 
 
 def test_DEAL_BURN_a_big_muck_pile_is_face_down_though_its_margins_show_at_every_angle():
@@ -437,10 +452,12 @@ def test_DEAL_DECK_club_pips_run_together_into_one_blob_do_not_vouch_for_a_spade
         det.detect(render_table_frame(board("Ah", "Kd", "7s"), seed=99))  # the scale it follows
         return sorted(str(f.card) for f in det.detect(render_table_frame(board("Tc", "Kd", "7h"), seed=14)) if f.face_up)
 
-    assert read(Detector(card_height_px=130.0, follow_scale=True)) == ["7h", "Kd", "None"]
+    assert read(Detector(card_height_px=130.0, follow_scale=True, closer_looks=0)) == ["7h", "Kd", "None"]
     with monkeypatch.context() as m:
         m.setattr(pips, "VOUCH_SIZE", (pips.VOUCH_SIZE[0], 99.0))  # any blob may vouch: the spade is named
-        assert read(Detector(card_height_px=130.0, follow_scale=True)) == ["7h", "Kd", "Ts"]
+        assert read(Detector(card_height_px=130.0, follow_scale=True, closer_looks=0)) == ["7h", "Kd", "Ts"]
+    # Left unnamed, the ten is read again at double size, where its index's club is sure.
+    assert read(Detector(card_height_px=130.0, follow_scale=True)) == ["7h", "Kd", "Tc"]
 
 
 def test_DEAL_DECK_a_black_card_whose_blurred_index_reads_red_is_not_named_where_its_pips_are_black():
