@@ -20,6 +20,10 @@ card's pips before naming it (``Recogniser(pips=False)``), frame by frame in tur
 The second look: detection as shipped against the same detection that does not read a black
 index unsure of its suit again at double size (``Recogniser(second_look=False)``), in turn.
 
+The closer look: detection as shipped, which reads each unnamed face-up card again at double size
+(a few a frame, each remembered while the card lies still), against the same detection without
+it (``Detector(closer_looks=0)``), frame by frame in turn.
+
 The suit glyphs: detection as shipped, which warps a pair's suit glyph only where its rank may
 make a read, against the same detection warping every proposed pair's, frame by frame in turn.
 
@@ -124,6 +128,7 @@ def main() -> int:
         camera_stream(args.stream_seconds)
     option_cost(frames, "pips' check", pips=False)
     option_cost(frames, "second look at unsure black suits", second_look=False)
+    closer_cost(frames)
     suit_warp_cost(frames)
     network_cost(frames)
     return 0
@@ -165,6 +170,19 @@ def option_cost(frames: list[np.ndarray], what: str, **off: bool) -> None:
     on, plain = timed_pair(asked.detect, unasked.detect, frames)
     print(f"{what}: detection {statistics.median(on):.1f} ms/frame against {statistics.median(plain):.1f} without it: "
           f"ratio {statistics.median(on) / statistics.median(plain):.2f}x; frames whose named cards differ: {differ} of {len(frames)}")
+
+
+def closer_cost(frames: list[np.ndarray]) -> None:
+    """Detection as shipped against the same detection without the closer look, in turn."""
+    shipped, plain = Detector(follow_scale=True), Detector(follow_scale=True, closer_looks=0)
+    for det in (shipped, plain):
+        det.detect(frames[0])  # the glyph size to follow
+    named = [sum(f.card is not None for f in det.detect(fr)) for det in (shipped, plain) for fr in frames]
+    on, off = timed_pair(shipped.detect, plain.detect, frames)
+    looks = shipped.closer.looked if shipped.closer is not None else 0
+    print(f"closer look at unnamed face-up cards: detection {statistics.median(on):.1f} ms/frame against {statistics.median(off):.1f} "
+          f"without it: ratio {statistics.median(on) / statistics.median(off):.2f}x; cards named {sum(named[:len(frames)])} against "
+          f"{sum(named[len(frames):])}; {looks} looks in {2 * len(frames) + 1} frames")
 
 
 class _EverySuitWarped(Recogniser):
