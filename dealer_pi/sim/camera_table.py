@@ -285,12 +285,20 @@ def compare(expect: Expect, got: list[Observation], felt: Felt | None = None) ->
     []
     >>> compare(Expect([("board", True, Card.parse("Ah"))]), [CardSeen(board, True, None), CardSeen(Zone.parse("burn"), False)])
     ['the card face up at board was not named', 'reported a card face down at burn that the simulator did not put there']
+
+    A sighting of the awaited card is its match, whatever came before it in the same zone (a
+    seat's other card, named late at a showdown, is no misnamed card):
+
+    >>> seat = Zone.parse("seat:9")
+    >>> compare(Expect([("seat:9", True, Card.parse("9s"))]), [CardSeen(seat, True, Card.parse("Qd")), CardSeen(seat, True, Card.parse("9s"))])
+    ['reported a card face up at seat:9 that the simulator did not put there']
     """
     out: list[str] = []
     seen = [o for o in got if isinstance(o, CardSeen) and Zone.parse(str(o.zone)).kind in WATCHED]
     for zone, face_up, card in expect.seen:
         side = "face up" if face_up else "face down"
-        match = next((o for o in seen if str(o.zone) == zone and o.face_up == face_up), None)
+        here = [o for o in seen if str(o.zone) == zone and o.face_up == face_up]
+        match = next((o for o in here if card is not None and o.card == card), here[0] if here else None)
         if match is None:
             out.append(f"missed a card {side} at {zone}")
             continue
