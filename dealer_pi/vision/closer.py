@@ -58,8 +58,7 @@ THUMB_SAME = 12.0
 class _Look:
     centre: tuple[float, float]
     thumb: np.ndarray
-    card: Card | None
-    confidence: float
+    names: tuple[tuple[Card, float], ...]  # the cards the look named near the card's centre (how sure), nearest first
     frame: int
 
 
@@ -113,7 +112,7 @@ class CloserLook:
             thumb = _thumb(bgr, box)
             look = next((lk for lk in self.looks if math.dist(lk.centre, f.centre) <= SAME_PLACE * f.extent
                          and float(np.abs(lk.thumb - thumb).mean()) <= THUMB_SAME), None)
-            stale = look is not None and look.card is None and f.card is None and self.frame - look.frame >= RELOOK_FRAMES
+            stale = look is not None and not look.names and f.card is None and self.frame - look.frame >= RELOOK_FRAMES
             if (look is None or stale) and budget > 0:
                 budget -= 1
                 self.looked += 1
@@ -123,21 +122,19 @@ class CloserLook:
             if look in self.looks:
                 self.looks.remove(look)  # each look serves one card of the frame
             kept.append(look)
-            if f.card is None and look.card is not None and look.card not in named:
-                named.add(look.card)
-                out[k] = replace(f, card=look.card, confidence=look.confidence, guess=None, torn=())
-            elif f.card is not None and look.card is not None and look.card != f.card:
-                out[k] = replace(f, card=None, confidence=look.confidence, guess=look.card, torn=())
+            # A fanned card's box holds its neighbour's index too: a name another card of the
+            # frame has is the neighbour's, and a name the look also reads confirms the frame's.
+            fresh = next(((c, p) for c, p in look.names if c not in named), None)
+            if f.card is None and fresh is not None:
+                named.add(fresh[0])
+                out[k] = replace(f, card=fresh[0], confidence=fresh[1], guess=None, torn=())
+            elif f.card is not None and fresh is not None and all(c != f.card for c, _ in look.names):
+                out[k] = replace(f, card=None, confidence=fresh[1], guess=fresh[0], torn=())
         self.looks = kept
         return out
 
     def _look(self, f: CardFound, box: tuple[int, int, int, int], thumb: np.ndarray,
               read: Callable[[tuple[int, int, int, int]], list[CardFound]]) -> _Look:
-        best: CardFound | None = None
-        for c in read(box):
-            if c.card is not None and math.dist(c.centre, f.centre) <= OWN_INDEX * f.extent:
-                if best is None or c.confidence > best.confidence:
-                    best = c
-        if best is None:
-            return _Look(f.centre, thumb, None, 0.0, self.frame)
-        return _Look(f.centre, thumb, best.card, best.confidence, self.frame)
+        near = sorted(((math.dist(c.centre, f.centre), c.card, c.confidence) for c in read(box)
+                       if c.card is not None and math.dist(c.centre, f.centre) <= OWN_INDEX * f.extent), key=lambda n: n[0])
+        return _Look(f.centre, thumb, tuple((card, p) for _, card, p in near), self.frame)
