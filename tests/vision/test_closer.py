@@ -103,3 +103,23 @@ def test_DEAL_DECK_a_three_the_frame_reads_as_an_eight_is_looked_at_again_and_no
     looked = at_three(shipped)
     assert looked.card is None and looked.guess == Card.parse("3c")
     assert Card.parse("8c") not in {f.card for f in shipped.detect(img)}
+
+
+def test_DEAL_DECK_a_closer_look_at_a_fanned_nine_keeps_its_name_though_the_box_holds_its_neighbours_three():
+    # The benchmark table's seat 5: a 9 of diamonds fanned over a 3 of clubs. The closer look
+    # checks the nine (a closed loop's rank) in a box that holds the three's index too; read as the
+    # three, the nine lost its name in 27 frames of 30. A name the frame gives another card is the
+    # neighbour's, and a look that also reads the nine confirms it.
+    from dealer_pi.vision.render import render_table_frame
+
+    table = {"board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "2h")],
+             "seat:1": [Card.parse("Qs"), Card.parse("Jh")], "seat:5": [Card.parse("9d"), Card.parse("3c")], "burn": [None]}
+    frames = [render_table_frame(table, seed=s) for s in range(8)]
+    shipped, plain = Detector(follow_scale=True), Detector(follow_scale=True, closer_looks=0)
+    for det in (shipped, plain):
+        det.detect(frames[0])  # the glyph size to follow
+    for fr in frames:
+        with_look = {f.card for f in shipped.detect(fr) if f.card is not None}
+        without = {f.card for f in plain.detect(fr) if f.card is not None}
+        assert without <= with_look <= {c for cards in table.values() for c in cards if c is not None}, (without, with_look)
+        assert Card.parse("9d") in with_look
