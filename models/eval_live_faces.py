@@ -1,7 +1,7 @@
 """Face-up cards on the simulated table's overhead camera, named by the live detector.
 
     PYTHONPATH=. python models/eval_live_faces.py [--scenes 200] [--start 100] [--frames 2] [--black] [--no-second-look]
-        [--deck knoll [--enrol]]
+        [--no-closer-look] [--deck knoll [--enrol]]
 
 Each scene lays 25 cards of the drawn deck face up on the simulated table (five on the board, two
 at each of ten seats, spread as shown cards are), films them with ``OverheadCamera(seed=scene)``
@@ -10,9 +10,12 @@ with the pipeline the camera loop builds from its config (markers, card size, th
 followed). Every face-up card found within 45 px of where a card lies is scored against that
 card: named right, named wrong, or not named (the four markers, read as unnamed cards, are
 counted apart). ``--black``: clubs and spades only, where a small index's suit is hardest.
-``--no-second-look``: the reader without its second look at unsure black suits. ``--deck``: a
-printed design of ``../shared/card-assets`` in place of the drawn deck; ``--enrol``: that deck
-enrolled first, from the camera's picture of each card lying alone on the table.
+``--no-second-look``: the reader without its second look at unsure black suits.
+``--no-closer-look``: the detector without its closer look at unnamed cards and doubted names
+(``Detector(closer_looks=0)``). Each frame is read twice, through the pipeline and again for its
+cards, so it gets up to twice a frame's closer looks. ``--deck``: a printed design of
+``../shared/card-assets`` in place of the drawn deck; ``--enrol``: that deck enrolled first, from
+the camera's picture of each card lying alone on the table.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=2, help="frames filmed of each scene (noise differs)")
     ap.add_argument("--black", action="store_true", help="clubs and spades only")
     ap.add_argument("--no-second-look", action="store_true")
+    ap.add_argument("--no-closer-look", action="store_true")
     ap.add_argument("--deck", default="", help="a printed design of --assets instead of the drawn deck, e.g. knoll")
     ap.add_argument("--assets", type=Path, default=HERE.parent.parent / "shared" / "card-assets")
     ap.add_argument("--enrol", action="store_true", help="with --deck: enrol it first from the camera's picture of each card")
@@ -65,6 +69,8 @@ def main() -> int:
     if args.no_second_look:
         old = pipe.detector.recogniser
         pipe.detector.recogniser = Recogniser(old.model, old.enrolment, min_confidence=old.min_confidence, second_look=False)
+    if args.no_closer_look:
+        pipe.detector.closer = None
     pool = [c for c in FULL_DECK if c.suit in "cs"] if args.black else list(FULL_DECK)
     count: collections.Counter[str] = collections.Counter()
     wrong: list[str] = []
@@ -98,7 +104,7 @@ def main() -> int:
                     wrong.append(f"scene {scene} frame {n}: {card} named {f.card} at {f.confidence:.3f}")
     deck = f"printed deck {args.deck}{', enrolled' if args.enrol else ''}" if args.deck else "drawn deck"
     print(f"{args.scenes} scenes from seed {args.start}, {args.frames} frames each, {deck}, {'clubs and spades' if args.black else 'the whole deck'}, "
-          f"second look {'off' if args.no_second_look else 'on'}; {time.time() - t0:.0f} s")
+          f"second look {'off' if args.no_second_look else 'on'}, closer look {'off' if args.no_closer_look else 'on'}; {time.time() - t0:.0f} s")
     for key in sorted(count):
         print(f"  {key}: {count[key]}")
     right = sum(v for k, v in count.items() if k.startswith("named right"))
