@@ -445,8 +445,8 @@ class Detector:
         (the default) keeps the colour-and-shape rules, which the camera loop measures better.
         ``find_patterned_backs``: also look for backs in the felt's colour by their print
         (:func:`patterned`; a still's detector does, the camera loop has not been measured with it).
-        ``closer_looks``: in a camera stream, how many unnamed face-up cards a frame reads again at
-        double size (:mod:`.closer`); 0 only to measure what that costs."""
+        ``closer_looks``: in a camera stream, how many face-up cards a frame reads again at double
+        size, unnamed ones and names of 8 (:mod:`.closer`); 0 only to measure what that costs."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -457,7 +457,7 @@ class Detector:
         self.regions = regions
         self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
-        # A camera stream's unnamed face-up cards are read again at double size (:mod:`.closer`).
+        # A camera stream's unnamed face-up cards, and its names of 8, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.last_felt: np.ndarray | None = None  # the last frame's table colour
 
