@@ -444,7 +444,7 @@ class Recogniser:
         # glyph pairs, every one of them run through the networks to read as no index.
         live = glyph_px > 0 and self.stock_only
         on_stock = _within(region, near_card_stock(bgr, quartered)) if live or any(scale > 1.0 for scale in scales) else region
-        base = self.params if felt is None else dataclasses.replace(self.params, felt=(int(felt[0]), int(felt[1]), int(felt[2])))
+        base = self._with_felt(felt)
         for scale in scales:
             params = _around(base, glyph_px * scale) if glyph_px > 0 else base
             for light in (False, True) if self.both_polarities else (False,):
@@ -492,9 +492,12 @@ class Recogniser:
         """Every corner index in ``box`` (x, y, width, height) of a camera frame, read at
         :data:`SECOND_LOOK_SCALE` times its size for glyphs of about ``glyph_px`` (the frame's
         size); in the frame's pixels. ``felt``: as for :meth:`read`."""
-        base = self.params if felt is None else dataclasses.replace(self.params, felt=(int(felt[0]), int(felt[1]), int(felt[2])))
         colourful = bgr.ndim == 3 and _colourful(bgr)
-        return self._read_box(bgr, box, _around(base, glyph_px * SECOND_LOOK_SCALE), colourful, margin_too=True)
+        return self._read_box(bgr, box, _around(self._with_felt(felt), glyph_px * SECOND_LOOK_SCALE), colourful, margin_too=True)
+
+    def _with_felt(self, felt: np.ndarray | None) -> GlyphParams:
+        """The reader's glyph parameters, with the table's colour where it is cloth (see :meth:`read`)."""
+        return self.params if felt is None else dataclasses.replace(self.params, felt=(int(felt[0]), int(felt[1]), int(felt[2])))
 
     def _read_box(self, bgr: np.ndarray, box: tuple[int, int, int, int], params: GlyphParams, colourful: bool,
                   margin_too: bool = False) -> list[IndexRead]:
