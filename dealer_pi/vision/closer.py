@@ -111,13 +111,14 @@ class CloserLook:
             if box[2] < 2 or box[3] < 2:
                 continue
             thumb = _thumb(bgr, box)
-            look = next((lk for lk in self.looks if math.dist(lk.centre, f.centre) <= SAME_PLACE * f.extent
+            size = f.extent
+            look = next((lk for lk in self.looks if math.dist(lk.centre, f.centre) <= SAME_PLACE * size
                          and float(np.abs(lk.thumb - thumb).mean()) <= THUMB_SAME), None)
             stale = look is not None and not look.names and f.card is None and self.frame - look.frame >= RELOOK_FRAMES
             if (look is None or stale) and budget > 0:
                 budget -= 1
                 self.looked += 1
-                look = self._look(f, box, thumb, read)
+                look = self._look(f.centre, size, box, thumb, read)
             if look is None:
                 continue
             if look in self.looks:
@@ -134,8 +135,9 @@ class CloserLook:
         self.looks = kept
         return out
 
-    def _look(self, f: CardFound, box: tuple[int, int, int, int], thumb: np.ndarray,
+    def _look(self, centre: tuple[float, float], size: float, box: tuple[int, int, int, int], thumb: np.ndarray,
               read: Callable[[tuple[int, int, int, int]], list[CardFound]]) -> _Look:
-        near = sorted(((math.dist(c.centre, f.centre), c.card, c.confidence) for c in read(box)
-                       if c.card is not None and math.dist(c.centre, f.centre) <= OWN_INDEX * f.extent), key=lambda n: n[0])
-        return _Look(f.centre, thumb, tuple((card, p) for _, card, p in near), self.frame)
+        """What a look at ``box`` names within reach of a card's own index (``size``: the card's extent)."""
+        near = [(math.dist(c.centre, centre), c.card, c.confidence) for c in read(box) if c.card is not None]
+        near = sorted((n for n in near if n[0] <= OWN_INDEX * size), key=lambda n: n[0])
+        return _Look(centre, thumb, tuple((card, p) for _, card, p in near), self.frame)
