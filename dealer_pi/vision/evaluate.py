@@ -69,6 +69,7 @@ class Corner:
 # index in pixels. Scores are given both ways: as labelled, and with these checked labels.
 LABEL_FIXES: tuple[tuple[str, str, str, tuple[float, float]], ...] = (
     ("WIN_20240627_17_01_16_Pro_jpg", "4S", "3S", (406, 112)),  # a 3 of spades in a fanned row
+    ("WIN_20240627_12_04_16_Pro_jpg", "4S", "3S", (119, 499)),  # a 3 of spades on a blanket: "3", three pips on its middle line
     ("WIN_20240627_17_15_49_Pro_jpg", "QS", "QC", (127, 20)),  # a queen of clubs, clubs in her picture too
     ("IMG_7794_JPG", "6S", "7S", (188, 170)),  # seven spade pips, "7" in both corners
     ("IMG_7794_JPG", "6S", "7S", (467, 425)),
