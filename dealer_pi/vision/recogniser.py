@@ -300,8 +300,9 @@ READ_FLOOR = 0.3  # a pair read below this is no read at all (not even an unknow
 VOUCHED_FROM = 0.5
 VOUCHED_SUIT = 0.99  # a suit the pips vouch for (pips.vouch) is taken as this sure; only a suit read less sure is asked
 # In a picture without colour nothing checks a suit read unsure (under VOUCHED_SUIT) that no pips vouch
-# for: a diamond cut by a shadow's edge read 0.93 as a spade. Such a read falls this short of the bar, so
-# it names its card only together with the card's other corner.
+# for: a diamond cut by a shadow's edge read 0.93 as a spade. Nor in light print, gold or white on black
+# cards, whatever the picture's colour: a gold 4 of hearts of 10 pixels read 0.97 as an ace. Such a read
+# falls this short of the bar, so it names its card only together with the card's other corner.
 GREY_ALONE_SHORT_BY = 0.01
 # A still is read in several passes (sizes, print polarities), each resampling the glyphs afresh.
 # A read short of the bar names its card where at least AGREED_PASSES passes read that name at its
@@ -571,7 +572,7 @@ class Recogniser:
             # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as sure as its rank.
             suit_p = VOUCHED_SUIT if k in vouched else ps[n, s[n]]
             c, suit = float(pr[n, r[n]] * suit_p), float(suit_p)
-            if grey and suit < VOUCHED_SUIT:
+            if (grey or not use_colour) and suit < VOUCHED_SUIT:
                 c = min(c, self.min_confidence - GREY_ALONE_SHORT_BY)
             card = None if k in doubted else Card.from_index(cards[k])
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card, suit))
