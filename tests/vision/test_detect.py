@@ -746,6 +746,27 @@ def test_DEAL_DECK_a_still_read_short_of_the_bar_is_named_only_where_three_passe
     assert agreed(sure, three, 0.9) is sure
 
 
+def test_DEAL_DECK_a_still_read_that_another_pass_reads_as_a_misread_of_it_names_nothing_alone():
+    from dealer_pi.vision.recogniser import GREY_ALONE_SHORT_BY, disputed
+
+    # A drawn 10 of clubs with 6-pixel indices: triple size read Ts at 0.97, double size Tc at 0.81.
+    ts = _top_corner("Ts", 0.97)
+    passes = [[], [_top_corner("Tc", 0.81)], [ts]]
+    held = disputed(ts, passes, 0.9)
+    assert held.card is None and str(held.best) == "Ts"
+    assert held.confidence == held.suit == 0.9 - GREY_ALONE_SHORT_BY  # with a sure other corner it may still name the card
+    # A 6 read as a 9 of its suit is disputed too; a name no misread links to it is another card's
+    # business (the agreement's rival rule), a read under AGREED_EACH is no dispute, and one pass
+    # (a camera frame) disputes nothing.
+    six = _top_corner("6h", 0.95)
+    assert disputed(six, [[six], [_top_corner("9h", 0.6)]], 0.9).card is None
+    assert disputed(ts, [[ts], [_top_corner("Kd", 0.9)]], 0.9) is ts
+    assert disputed(ts, [[ts], [_top_corner("Tc", 0.45)]], 0.9) is ts
+    assert disputed(ts, [[ts, _top_corner("Tc", 0.81)]], 0.9) is ts
+    # Elsewhere in the picture a Tc is another card, not a dispute.
+    assert disputed(ts, [[ts], [_foot_corner("Tc", 0.95)]], 0.9) is ts
+
+
 def test_DEAL_DECK_an_index_printed_a_millimetre_from_the_edge_is_read_on_felt() -> None:
     """Beside a white card the felt is darker than its neighbourhood, and the threshold takes a band
     of it round the card for ink. A tight design's index touches that band and was never read (the

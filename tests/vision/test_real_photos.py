@@ -166,7 +166,11 @@ def _named_right(photo_root, base, monkeypatch, when: str, **pip_settings: int) 
 def test_DEAL_DECK_number_cards_whose_pips_vouch_for_their_suit_are_named_on_real_table_shots(photo_root, base, monkeypatch):
     # A 9d, a 9h and an 8c whose small indices read too unsure of their suit to name them alone.
     # Their pips, printed larger, read surely as the index's suit: each is named where it lies,
-    # and no card is named that the photo does not show.
+    # and no card is named that the photo does not show. Read at the triple size enlarged by
+    # blocks: interpolated, the 9h's index is sure enough alone.
+    from dealer_pi.vision import recogniser
+
+    monkeypatch.setattr(recogniser, "SMOOTH_FROM", 99.0)
     for when, card in (("12_05_26", "9d"), ("12_31_47", "9h"), ("17_18_46", "8c")):
         assert card in _named_right(photo_root, base, monkeypatch, when), when
         # no vouching: the same card is left unnamed
@@ -176,10 +180,16 @@ def test_DEAL_DECK_number_cards_whose_pips_vouch_for_their_suit_are_named_on_rea
 def test_DEAL_DECK_a_court_whose_picture_vouches_for_its_suit_is_named_on_a_real_table_shot(photo_root, base, monkeypatch):
     # A queen of diamonds whose small index is too unsure of its suit to name her alone; the sign
     # beside her picture, printed larger, reads surely as a diamond. She is named where she lies,
-    # and no card is named that the photo does not show.
+    # and no card is named that the photo does not show. Read at the triple size enlarged by
+    # blocks: interpolated, her index is sure enough alone.
+    from dealer_pi.vision import recogniser
+
+    monkeypatch.setattr(recogniser, "SMOOTH_FROM", 99.0)
     named = _named_right(photo_root, base, monkeypatch, "17_16_00")
     without = _named_right(photo_root, base, monkeypatch, "17_16_00", COURT_VOUCHERS=99)
-    assert named - without == {"Qd"}  # no court vouching: she is left unnamed, and nothing else changes
+    # No court vouching: she is left unnamed, and so is a king of clubs whose passes read him Kc
+    # and Ks (a dispute his picture's sign settles); nothing else changes.
+    assert named - without == {"Qd", "Kc"}
     assert without <= named
 
 
@@ -220,19 +230,38 @@ def test_DEAL_DECK_cards_whose_reads_agree_over_a_stills_passes_are_named_on_a_r
     with monkeypatch.context() as m:
         m.setattr(recogniser, "AGREED_PASSES", 99)
         alone = _named_right(photo_root, base, monkeypatch, "17_01_16")
+        m.setattr(recogniser, "disputed", lambda r, passes, bar: r)
+        undisputed = _named_right(photo_root, base, monkeypatch, "17_01_16")
     assert named - alone == {"9c", "7s", "6c"}, (sorted(named), sorted(alone))
     assert alone <= named
     # An enrolled reader's passes are not asked to agree (with one, three passes agreed on a 3h
-    # that was a half-covered 8h): enrolled with the shipped networks themselves, it names what
-    # the shipped reader names without the passes' agreement.
+    # that was a half-covered 8h), nor to settle a dispute: enrolled with the shipped networks
+    # themselves, it names what the shipped reader names without either.
     same_networks = still_recogniser(enrolment=recogniser.Enrolment(model=recogniser.IndexModel.load()))
-    assert _named_right(photo_root, same_networks, monkeypatch, "17_01_16") == alone
+    assert _named_right(photo_root, same_networks, monkeypatch, "17_01_16") == undisputed
+
+
+def test_DEAL_DECK_small_table_shots_read_at_a_smooth_triple_size_name_more_cards(photo_root, base, monkeypatch):
+    # A 640-px table shot is also read at triple size. Enlarged by area, its pixels became 3x3
+    # blocks whose steps are as wide as a small index's stroke; interpolated, the 2c and 9c of one
+    # fanned row, and the 7c of another, are named where they lie, and every name is checked
+    # against the labels.
+    from dealer_pi.vision import recogniser
+
+    for when, gained in (("17_13_02", {"2c", "9c"}), ("17_01_16", {"7c"})):
+        smooth = _named_right(photo_root, base, monkeypatch, when)
+        with monkeypatch.context() as m:
+            m.setattr(recogniser, "SMOOTH_FROM", 99.0)
+            blocks = _named_right(photo_root, base, monkeypatch, when)
+        assert smooth - blocks == gained, (when, sorted(smooth), sorted(blocks))
+        assert blocks <= smooth
 
 
 def test_DEAL_DECK_light_print_unsure_of_its_suit_does_not_name_its_card_alone(photo_root, photo_subsets, base):
     # IMG_7835: black cards printed in gold, indices of 10-11 px. Gold says nothing of a suit's
-    # colour, so an unsure suit is as unchecked as in a grey photo: the 4 of hearts read 0.97 as
-    # an ace of hearts. It is not named now; three of the eight cards are, each where it lies.
+    # colour, so an unsure suit is as unchecked as in a grey photo: the 3 of clubs read 0.96 as a
+    # spade at triple size, and the 4 of hearts as an ace. Neither is named now; six of the eight
+    # cards are, each where it lies.
     t = ev.score(base, photo_subsets["light_print"], ev.class_names(photo_root))
     assert t.wrong == [], t.line("IMG_7835")
-    assert t.found == 3 and t.cards == 8, t.line("IMG_7835")
+    assert t.found == 6 and t.cards == 8, t.line("IMG_7835")
