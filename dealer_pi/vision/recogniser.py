@@ -295,9 +295,9 @@ STILL_SCALES = (1.0, 0.5, 2.0)
 SMALL_STILL_SCALES = (3.0,)
 SMALL_PICTURE_PX = 1000  # the longer side of a small picture, at most
 # Enlarged by area, a picture's pixels become blocks with hard steps between them; at triple size a
-# step is as wide as a small index's stroke, and a 3 or a 10 read in the blocks came out unsure. A
-# picture enlarged this much or more is interpolated instead. At double size the blocks read better
-# on the design never trained on (models/REPORT.md, "A smooth triple size"), so they stay there.
+# step is as wide as a small index's stroke, and small 3s, 10s and 2s of tight fans went unnamed in
+# the blocks. A picture enlarged this much or more is interpolated instead. At double size the blocks
+# read better on the design never trained on (models/REPORT.md, "A smooth triple size"), so they stay.
 SMOOTH_FROM = 3.0
 
 READ_FLOOR = 0.3  # a pair read below this is no read at all (not even an unknown card)
