@@ -532,8 +532,7 @@ class Recogniser:
         use_colour: bool, colourful: bool,
     ) -> list[IndexRead]:
         ps = ps.copy()
-        grey = not colourful
-        # Gold or white print on black cards says nothing about red or black suits.
+        # Gold or white print on black cards says nothing about red or black suits, as a grey picture does not.
         colourful = use_colour and colourful
         reds: dict[int, float] = {}
         for n, hy in enumerate(hyps):
@@ -577,7 +576,7 @@ class Recogniser:
             # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as sure as its rank.
             suit_p = VOUCHED_SUIT if k in vouched else ps[n, s[n]]
             c, suit = float(pr[n, r[n]] * suit_p), float(suit_p)
-            if (grey or not use_colour) and suit < VOUCHED_SUIT:
+            if not colourful and suit < VOUCHED_SUIT:
                 c = min(c, self.min_confidence - GREY_ALONE_SHORT_BY)
             card = None if k in doubted else Card.from_index(cards[k])
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card, suit))
