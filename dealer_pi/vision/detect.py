@@ -71,6 +71,10 @@ ELONGATED = 2.7
 # more, a piece of the rail's arc far less.
 HOLLOW = 0.5
 FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, as not_felt says
+# A piece of a face-up part split into cards is a face-down card when this little of it is plain
+# card stock: backs of every pattern showed 0.20 at most, whole (PLAIN_FACE_UP). The back of a
+# card lying on a turned-up 5 of spades showed 0.14, the five 0.74 (models/REPORT.md).
+PIECE_BACK_PLAIN = 0.2
 SPLITS_KEPT = 32  # face-down piles whose split a detector remembers (a table holds a dozen at most)
 SPLIT_SAMPLE = 1000  # pixels of a pile that k-means places its centres by (see _split)
 
@@ -415,6 +419,15 @@ def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int) -
     return float(paper[inside].mean()), float(plain[inside].mean())
 
 
+def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray, bright: float) -> tuple[float, float]:
+    """:func:`paper_shares` of one piece of a split part (``piece``: its pixels, frame x and y)."""
+    mask = np.zeros_like(part.mask)
+    at = piece.astype(np.intp)
+    mask[at[:, 1] - part.y, at[:, 0] - part.x] = 255
+    h, w = mask.shape
+    return paper_shares(bgr[part.y : part.y + h, part.x : part.x + w], mask, bright, plain_grain(part.card_area))
+
+
 def plain_grain(card_area: float) -> int:
     """:data:`PLAIN_GRAIN` of a card's width, in pixels, for cards of ``card_area`` pixels."""
     return int(round(PLAIN_GRAIN * math.sqrt(card_area * CARD_W_U / CARD_H_U)))
@@ -588,10 +601,18 @@ class Detector:
             else:
                 ys, xs = np.nonzero(part.mask)
                 pieces = self._split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
+            bright = frame_brightness(bgr) if kind is None and face_up and k > 1 else 0.0
             for piece in pieces:
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
                 c = box.mean(axis=0)
-                out.append(CardFound(None, face_up, (float(c[0]), float(c[1])), _pts(box), float(conf)))
+                up, sure = face_up, conf
+                if bright:
+                    # A face-up card on a face-down one (a player's card turned up on the other) is
+                    # one part, face up by its white stock; each card's piece shows its own face.
+                    paper, plain = _piece_shares(bgr, part, piece, bright)
+                    if plain <= PIECE_BACK_PLAIN:
+                        up, sure = False, 1.0 - paper
+                out.append(CardFound(None, up, (float(c[0]), float(c[1])), _pts(box), float(sure)))
         return out
 
     def _split(self, pts: np.ndarray, k: int) -> list[np.ndarray]:
