@@ -601,12 +601,13 @@ class Detector:
             else:
                 ys, xs = np.nonzero(part.mask)
                 pieces = self._split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
-            bright = frame_brightness(bgr) if kind is None and face_up and k > 1 else 0.0
+            each_face = kind is None and face_up and k > 1
+            bright = frame_brightness(bgr) if each_face else 0.0
             for piece in pieces:
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
                 c = box.mean(axis=0)
                 up, sure = face_up, conf
-                if bright:
+                if each_face:
                     # A face-up card on a face-down one (a player's card turned up on the other) is
                     # one part, face up by its white stock; each card's piece shows its own face.
                     paper, plain = _piece_shares(bgr, part, piece, bright)
