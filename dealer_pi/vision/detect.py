@@ -122,6 +122,7 @@ class Part:
     area: float  # of its outline, in pixels
     card_area: float  # one card's area at this frame's scale
     paper: float  # share of white card stock (see paper_shares)
+    bright: float  # the frame's brightness that share was measured against (glyphs.frame_brightness)
     backs: int = 0  # stretches of card back that white card stock parts (see visible_backs)
     plain: float = 0.0  # share of plain card stock (see paper_shares)
 
@@ -419,13 +420,13 @@ def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int) -
     return float(paper[inside].mean()), float(plain[inside].mean())
 
 
-def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray, bright: float) -> tuple[float, float]:
+def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray) -> tuple[float, float]:
     """:func:`paper_shares` of one piece of a split part (``piece``: its pixels, frame x and y)."""
     mask = np.zeros_like(part.mask)
     at = piece.astype(np.intp)
     mask[at[:, 1] - part.y, at[:, 0] - part.x] = 255
     h, w = mask.shape
-    return paper_shares(bgr[part.y : part.y + h, part.x : part.x + w], mask, bright, plain_grain(part.card_area))
+    return paper_shares(bgr[part.y : part.y + h, part.x : part.x + w], mask, part.bright, plain_grain(part.card_area))
 
 
 def plain_grain(card_area: float) -> int:
@@ -602,7 +603,6 @@ class Detector:
                 ys, xs = np.nonzero(part.mask)
                 pieces = self._split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
             each_face = kind is None and face_up and k > 1
-            bright = frame_brightness(bgr) if each_face else 0.0
             for piece in pieces:
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
                 c = box.mean(axis=0)
@@ -610,7 +610,7 @@ class Detector:
                 if each_face:
                     # A face-up card on a face-down one (a player's card turned up on the other) is
                     # one part, face up by its white stock; each card's piece shows its own face.
-                    paper, plain = _piece_shares(bgr, part, piece, bright)
+                    paper, plain = _piece_shares(bgr, part, piece)
                     if plain <= PIECE_BACK_PLAIN:
                         up, sure = False, 1.0 - paper
                 out.append(CardFound(None, up, (float(c[0]), float(c[1])), _pts(box), float(sure)))
@@ -686,7 +686,7 @@ class Detector:
             crop = bgr[y : y + h, x : x + w]
             paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
             backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
-            parts.append(Part(mask, x, y, float(area), float(card_area), paper, backs, plain))
+            parts.append(Part(mask, x, y, float(area), float(card_area), paper, bright, backs, plain))
         return out, parts
 
 

@@ -152,7 +152,7 @@ def _part_of(*boxes: tuple[tuple[float, float], tuple[float, float], float], car
     for box in boxes:
         cv2.fillPoly(mask, [cv2.boxPoints(box).astype(np.int32)], 255)
     area = float(cv2.countNonZero(mask))
-    return Part(mask, 0, 0, area, card_area, 0.0, 0, 0.0)
+    return Part(mask, 0, 0, area, card_area, 0.0, 128.0, 0, 0.0)
 
 
 def test_DEAL_HOLE_COUNT_a_pair_fanned_almost_on_top_is_two_by_its_width_though_its_area_says_one():
