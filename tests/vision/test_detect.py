@@ -396,6 +396,21 @@ def test_DEAL_DECK_a_printed_king_of_spades_whose_index_reads_as_a_club_is_not_n
         assert math.dist(up[0].centre, (175, 172)) < 15
 
 
+def test_DEAL_DECK_a_ten_whose_index_reads_as_a_king_is_not_named_a_king_by_its_pips():
+    # The same design, another clean run: a 10 of diamonds on the board, its lower index read Kd at
+    # 0.95 (0.985 sure of the diamond), its upper one leaning to Td at 0.5. K and T are no misread
+    # of each other, so the two corners made two cards at one place, one named Kd: "the shoe read
+    # Td but the camera saw Kd", the other false notice of those 1,000 hands. A king's picture
+    # prints two diamonds; five of the ten's pips round the index read as diamonds.
+    det = Detector(card_height_px=132.0, follow_scale=True)
+    det.glyph_px = 13.0  # as the camera had it in that run
+    img = cv2.imread(str(SIM_FRAMES / "board-knoll-ten-read-as-king.png"))
+    for _ in range(2):
+        up = [f for f in det.detect(img) if f.face_up]
+        assert [(str(f.card), str(f.guess)) for f in up] == [("None", "Td")], [(f.card, f.centre, f.confidence) for f in up]
+        assert math.dist(up[0].centre, (91, 125)) < 15
+
+
 def test_DEAL_DECK_a_card_torn_between_two_names_carries_both_for_the_tracker():
     # The camera loop at seed 28, frame 20818: a drawn 10 of clubs on the board, read Ts at 0.983 at
     # one corner and Tc at 0.899 at the other. Unnamed, it says which names it was torn between, so
