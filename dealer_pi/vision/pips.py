@@ -114,9 +114,13 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
         # court, whose other sign may lie under its frame or the next card.
         if _outvoted(said, firm, suit, rivals, least=least if n in unsure else VOUCHERS):
             doubted.add(n)
-        elif n in unsure and _pips_of_a_number(said, _vouchers(seen, n, ps, sizes), int(seen.cards[n])):
+            continue
+        if n not in unsure:
+            continue
+        own = _among(said, _vouchers(seen, n, ps, sizes))
+        if _pips_of_a_number(own, int(seen.cards[n])):
             doubted.add(n)
-        elif n in unsure and _vouch(_among(said, _vouchers(seen, n, ps, sizes)), suit, PIPS_AT_MOST, least):
+        elif _vouch(own, suit, PIPS_AT_MOST, least):
             vouching.append((n, {p.suit_id: s for p, s in zip(ps, said)}))
     if not vouching:
         return doubted, set()
@@ -136,12 +140,12 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     return doubted, vouched
 
 
-def _pips_of_a_number(said: list[int], chosen: np.ndarray, card: int) -> bool:
+def _pips_of_a_number(said: list[int], card: int) -> bool:
     """Whether a read naming a court (``card``: ``Card.index``) has more signs of its suit round
-    it than a court's picture prints: a number card's pips, round an index misread as a court's
-    (the printed design never trained on read a 10 of diamonds' "10" as a K at 0.95-0.96, with
-    five of its diamonds read surely)."""
-    return card // 4 in COURT_RANKS and _among(said, chosen).count(card % 4) > COURT_PRINTS
+    it (``said``: what the signs that may vouch read as) than a court's picture prints: a number
+    card's pips, round an index misread as a court's (the printed design never trained on read a
+    10 of diamonds' "10" as a K at 0.95-0.96, with five of its diamonds read surely)."""
+    return card // 4 in COURT_RANKS and said.count(card % 4) > COURT_PRINTS
 
 
 def _among(said: list[int], chosen: np.ndarray) -> list[int]:
