@@ -20,8 +20,9 @@ were the index's suit glyph, turned the way it is printed (upside down beyond th
   picture, larger than the index's. A court unsure of its suit is settled by one such sign
   (the other half lies under the next card where a hand is fanned), and no more than two may read;
   one sure sign of another suit, with none of its own, leaves it unnamed (the other corner's
-  suit glyph counts here: two corners that disagree are no name), and so do more than two of its
-  own: those are a number card's pips, round a rank misread as a court's.
+  suit glyph counts here: two corners that disagree are no name). More than two signs of its own
+  suit leave any court unnamed, however sure of its suit: they are a number card's pips, round a
+  rank misread as a court's.
 """
 
 from __future__ import annotations
@@ -111,16 +112,16 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
         rivals = [k for k in range(4) if k != suit]
         least = _prints(int(seen.cards[n]) // 4)[1]
         # A read unsure of its suit is doubted by as many sure signs as would settle it: one for a
-        # court, whose other sign may lie under its frame or the next card.
-        if _outvoted(said, firm, suit, rivals, least=least if n in unsure else VOUCHERS):
+        # court, whose other sign may lie under its frame or the next card. A court sure of its
+        # suit is only asked whether it is a number card (its picture's ornaments read as suits).
+        sure_court = int(seen.cards[n]) // 4 in COURT_RANKS and n not in unsure
+        if not sure_court and _outvoted(said, firm, suit, rivals, least=least if n in unsure else VOUCHERS):
             doubted.add(n)
-            continue
-        if n not in unsure:
             continue
         own = _among(said, _vouchers(seen, n, ps, sizes))
         if _pips_of_a_number(own, int(seen.cards[n])):
             doubted.add(n)
-        elif _vouch(own, suit, PIPS_AT_MOST, least):
+        elif n in unsure and _vouch(own, suit, PIPS_AT_MOST, least):
             vouching.append((n, {p.suit_id: s for p, s in zip(ps, said)}))
     if not vouching:
         return doubted, set()

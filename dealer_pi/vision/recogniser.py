@@ -564,9 +564,10 @@ class Recogniser:
             chosen.append(n)
         # A number card's pips are asked before its index may name it, alone or with its other corner.
         cards = (r[chosen] * 4 + s[chosen]).tolist()
-        # A court is asked only when unsure of its suit: its picture has no pips to outvote a sure read.
+        # A court is asked too, however sure of its suit, whether pips round it make it a number
+        # card (pips.verdicts); its picture has no pips to outvote a sure suit.
         asked = [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM
-                 and (r[n] in NUMBER_RANKS or (r[n] in COURT_RANKS and ps[n, s[n]] < VOUCHED_SUIT))]
+                 and (r[n] in NUMBER_RANKS or r[n] in COURT_RANKS)]
         unsure = {k for k in asked if ps[chosen[k], s[chosen[k]]] < VOUCHED_SUIT}
         doubted, vouched = pip_verdicts(blobs, Seen.of([hyps[n] for n in chosen], cards, rows[chosen]), asked,
                                         self.model.suit_probs, unsure) if asked else (set(), set())

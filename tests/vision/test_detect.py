@@ -411,6 +411,23 @@ def test_DEAL_DECK_a_ten_whose_index_reads_as_a_king_is_not_named_a_king_by_its_
         assert math.dist(up[0].centre, (91, 125)) < 15
 
 
+def test_DEAL_DECK_a_ten_read_as_a_king_sure_of_its_suit_is_not_named_a_king_by_its_pips():
+    # A fresh clean run of the same design (seed 218): a 10 of hearts on the board between a 5 of
+    # diamonds and a 7 of hearts, its lower index read Kh at 0.97-0.98, sure of the heart (0.99),
+    # so its pips were never asked: "the shoe read Th but the camera saw Kh". Every court is asked
+    # now whether it is a number card; unnamed, the ten gets the closer look, which reads the ten.
+    img = cv2.imread(str(SIM_FRAMES / "board-knoll-ten-of-hearts-read-as-king.png"))
+    plain = Detector(card_height_px=132.0, follow_scale=True, closer_looks=0)
+    det = Detector(card_height_px=132.0, follow_scale=True)
+    for d in (plain, det):
+        d.glyph_px = 12.5  # as the camera had it in that run
+    middle = min(plain.detect(img), key=lambda f: math.dist(f.centre, (187, 131)))
+    assert middle.face_up and middle.card is None and math.dist(middle.centre, (187, 131)) < 15
+    for _ in range(2):
+        up = sorted((f for f in det.detect(img) if f.face_up), key=lambda f: f.centre[0])
+        assert [str(f.card) for f in up] == ["5d", "Th", "7h"], [(f.card, f.centre, f.confidence) for f in up]
+
+
 def test_DEAL_DECK_a_card_torn_between_two_names_carries_both_for_the_tracker():
     # The camera loop at seed 28, frame 20818: a drawn 10 of clubs on the board, read Ts at 0.983 at
     # one corner and Tc at 0.899 at the other. Unnamed, it says which names it was torn between, so
