@@ -125,8 +125,8 @@ def test_DEAL_DECK_a_small_club_read_as_a_spade_is_looked_at_again_and_names_no_
     assert len(ten) == 1 and math.dist(ten[0].centre, (131, 130)) < 20 and ten[0].guess != Card.parse("Ts")
     once = Detector(Recogniser(second_look=False), card_height_px=132.0, follow_scale=True, closer_looks=0)
     once.glyph_px = 15.0
-    # Without the second look the frame reads Ts at 0.94 at the upper corner, and the lower corner
-    # leans to Tc at 0.48, too unsure to lean but enough to dispute a suit read 0.94 sure: the ten
+    # Without the second look the frame reads Ts at 0.94 at the upper corner, and Tc at 0.48 at the
+    # lower one: too unsure to lean to the Tc, but enough to dispute a suit read 0.94 sure. The ten
     # is torn between the two, not named the Ts (it was, before that dispute).
     torn = [f for f in once.detect(frame) if f.card is None]
     assert len(torn) == 1 and sorted(str(c) for c, _ in torn[0].torn) == ["Tc", "Ts"], [(f.card, f.torn) for f in torn]
