@@ -108,18 +108,20 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     doubted: set[int] = set()
     vouching: list[tuple[int, dict[int, int]]] = []
     for n, ps, (said, firm) in zip(asked, pairs, signs):
-        suit = int(seen.cards[n]) % 4
+        card = int(seen.cards[n])
+        suit, court = card % 4, card // 4 in COURT_RANKS
         rivals = [k for k in range(4) if k != suit]
-        least = _prints(int(seen.cards[n]) // 4)[1]
+        least = _prints(card // 4)[1]
         # A read unsure of its suit is doubted by as many sure signs as would settle it: one for a
         # court, whose other sign may lie under its frame or the next card. A court sure of its
         # suit is only asked whether it is a number card (its picture's ornaments read as suits).
-        sure_court = int(seen.cards[n]) // 4 in COURT_RANKS and n not in unsure
-        if not sure_court and _outvoted(said, firm, suit, rivals, least=least if n in unsure else VOUCHERS):
+        if not (court and n not in unsure) and _outvoted(said, firm, suit, rivals, least=least if n in unsure else VOUCHERS):
             doubted.add(n)
             continue
+        if not court and n not in unsure:
+            continue  # a number card sure of its suit: its pips may only stand against it (above)
         own = _among(said, _vouchers(seen, n, ps, sizes))
-        if _pips_of_a_number(own, int(seen.cards[n])):
+        if court and _pips_of_a_number(own, suit):
             doubted.add(n)
         elif n in unsure and _vouch(own, suit, PIPS_AT_MOST, least):
             vouching.append((n, {p.suit_id: s for p, s in zip(ps, said)}))
@@ -141,12 +143,12 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     return doubted, vouched
 
 
-def _pips_of_a_number(said: list[int], card: int) -> bool:
-    """Whether a read naming a court (``card``: ``Card.index``) has more signs of its suit round
-    it (``said``: what the signs that may vouch read as) than a court's picture prints: a number
-    card's pips, round an index misread as a court's (the printed design never trained on read a
-    10 of diamonds' "10" as a K at 0.95-0.96, with five of its diamonds read surely)."""
-    return card // 4 in COURT_RANKS and said.count(card % 4) > COURT_PRINTS
+def _pips_of_a_number(said: list[int], suit: int) -> bool:
+    """Whether a court's read has more signs of its ``suit`` round it (``said``: what the signs
+    that may vouch read as) than a court's picture prints: a number card's pips, round an index
+    misread as a court's (the printed design never trained on read a 10 of diamonds' "10" as a K
+    at 0.95-0.96, with five of its diamonds read surely)."""
+    return said.count(suit) > COURT_PRINTS
 
 
 def _among(said: list[int], chosen: np.ndarray) -> list[int]:
