@@ -22,9 +22,10 @@ BOARD = ("Qc", "Th", "4s", "Kd", "9h")
 OTHER_BOARD = ("Qh", "Jc", "5s", "Ad", "7h")
 
 
-def camera_detector(closer_looks: int = LOOKS_PER_FRAME) -> Detector:
-    det = Detector(card_height_px=132.0, follow_scale=True, closer_looks=closer_looks)
-    det.glyph_px = 12.0  # what the camera had settled on for this deck
+def camera_detector(closer_looks: int = LOOKS_PER_FRAME, glyph_px: float = 12.0, recogniser: Recogniser | None = None) -> Detector:
+    """``glyph_px``: what the camera had settled on for the deck filmed."""
+    det = Detector(recogniser, card_height_px=132.0, follow_scale=True, closer_looks=closer_looks)
+    det.glyph_px = glyph_px
     return det
 
 
@@ -94,8 +95,7 @@ def test_DEAL_DECK_a_three_the_frame_reads_as_an_eight_is_looked_at_again_and_no
     # A 3 of clubs at a seat, its open side closed at the camera's size: the frame reads 8c, 0.99
     # sure. A false "the shoe read 3c but the camera saw 8c" in clean hands (DEAL-DECK).
     img = frame("seat-knoll-three-read-as-eight.png")
-    plain, shipped = camera_detector(closer_looks=0), camera_detector()
-    plain.glyph_px = shipped.glyph_px = 13.0  # as the camera had it in that run
+    plain, shipped = camera_detector(closer_looks=0, glyph_px=13.0), camera_detector(glyph_px=13.0)  # as the camera had it in that run
 
     def at_three(det: Detector) -> CardFound:
         return min((f for f in det.detect(img) if f.face_up), key=lambda f: math.dist(f.centre, (120, 121)))
@@ -110,21 +110,16 @@ def test_DEAL_DECK_a_nine_the_frame_reads_as_a_jack_is_looked_at_again_and_not_n
     # A 9 of clubs alone on the board, read by the frame as the jack of clubs, 0.96 sure: the one
     # false notice of 200 clean hands on this design ("the shoe read 9c but the camera saw Jc").
     img = frame("board-knoll-nine-read-as-jack.png")
-
-    def detector(pips: bool, closer_looks: int) -> Detector:
-        det = Detector(Recogniser(pips=pips), card_height_px=132.0, follow_scale=True, closer_looks=closer_looks)
-        det.glyph_px = 15.0  # as the camera had it in that run
-        return det
-
-    assert [f.card for f in detector(pips=False, closer_looks=0).detect(img)] == [Card.parse("Jc")]
-    looking = detector(pips=False, closer_looks=LOOKS_PER_FRAME)  # the jack checked by the look alone
+    # 15 px glyphs, as the camera had them in that run.
+    assert [f.card for f in camera_detector(0, 15.0, Recogniser(pips=False)).detect(img)] == [Card.parse("Jc")]
+    looking = camera_detector(LOOKS_PER_FRAME, 15.0, Recogniser(pips=False))  # the jack checked by the look alone
     for _ in range(2):  # looked at, and then remembered while it lies still
         (looked,) = looking.detect(img)
         assert looked.card is None and looked.guess == Card.parse("9c")
         assert math.dist(looked.centre, (176, 102)) < 15
     # As shipped, the pips also find more clubs round this "jack" than a court prints and leave it
     # unnamed; the look at the unnamed card then names its nine.
-    (shipped,) = detector(pips=True, closer_looks=LOOKS_PER_FRAME).detect(img)
+    (shipped,) = camera_detector(glyph_px=15.0).detect(img)
     assert shipped.card == Card.parse("9c")
 
 

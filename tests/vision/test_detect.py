@@ -66,10 +66,11 @@ def test_renderer_is_deterministic_for_a_seed():
 SIM_FRAMES = Path(__file__).resolve().parents[1] / "data" / "sim-frames"
 
 
-def live_detector() -> Detector:
-    """The camera's detector as it stands mid-hand: card size from the config, glyph size followed."""
+def live_detector(glyph_px: float = 15.0) -> Detector:
+    """The camera's detector as it stands mid-hand: card size from the config, glyph size followed
+    (``glyph_px``: what it had settled on when the frame was filmed)."""
     det = Detector(card_height_px=132.0, follow_scale=True)
-    det.glyph_px = 15.0  # what it had settled on when these frames were filmed
+    det.glyph_px = glyph_px
     return det
 
 
@@ -387,8 +388,7 @@ def test_DEAL_DECK_a_printed_king_of_spades_whose_index_reads_as_a_club_is_not_n
     # to Ks at 0.36-0.47. The picture's spade touches its frame, so it cannot vouch either way. Named
     # Kc for the whole hand, it raised "the shoe read Ks but the camera saw Kc", one of two false
     # notices in 1,000 clean hands of that design.
-    det = Detector(card_height_px=132.0, follow_scale=True)
-    det.glyph_px = 14.0  # as the camera had it in that run
+    det = live_detector(glyph_px=14.0)  # as the camera had it in that run
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-king-of-spades-read-as-club.png"))
     for _ in range(2):  # the closer look at the unnamed king, and the look remembered
         up = sorted((f for f in det.detect(img) if f.face_up), key=lambda f: f.centre[0])
@@ -402,8 +402,7 @@ def test_DEAL_DECK_a_ten_whose_index_reads_as_a_king_is_not_named_a_king_by_its_
     # of each other, so the two corners made two cards at one place, one named Kd: "the shoe read
     # Td but the camera saw Kd", the other false notice of those 1,000 hands. A king's picture
     # prints two diamonds; five of the ten's pips round the index read as diamonds.
-    det = Detector(card_height_px=132.0, follow_scale=True)
-    det.glyph_px = 13.0  # as the camera had it in that run
+    det = live_detector(glyph_px=13.0)  # as the camera had it in that run
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-ten-read-as-king.png"))
     for _ in range(2):
         up = [f for f in det.detect(img) if f.face_up]
@@ -417,10 +416,8 @@ def test_DEAL_DECK_a_ten_read_as_a_king_sure_of_its_suit_is_not_named_a_king_by_
     # so its pips were never asked: "the shoe read Th but the camera saw Kh". Every court is asked
     # now whether it is a number card; unnamed, the ten gets the closer look, which reads the ten.
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-ten-of-hearts-read-as-king.png"))
-    plain = Detector(card_height_px=132.0, follow_scale=True, closer_looks=0)
-    det = Detector(card_height_px=132.0, follow_scale=True)
-    for d in (plain, det):
-        d.glyph_px = 12.5  # as the camera had it in that run
+    plain, det = live_detector(glyph_px=12.5), live_detector(glyph_px=12.5)  # as the camera had it in that run
+    plain.closer = None
     middle = min(plain.detect(img), key=lambda f: math.dist(f.centre, (187, 131)))
     assert middle.face_up and middle.card is None and math.dist(middle.centre, (187, 131)) < 15
     for _ in range(2):
