@@ -8,7 +8,8 @@ again at double size, in a box round the card alone, most of those indices come 
 Reading the whole frame so would cost four times the reading; the unnamed cards are few.
 
 The same look checks the names a small index is misread as (:data:`DOUBTED_RANKS`): a small 3
-whose open side closes reads as an 8, surely, on both corners, and a thin serif 9 as a jack.
+whose open side closes reads as an 8, surely, on both corners, a thin serif 9 as a jack, and a
+king's small spade beside its picture's frame as a club.
 
 Each look costs a few milliseconds, so a frame takes at most ``looks_per_frame`` of them, and a
 card lying still keeps what its look found (a name, or none) for as long as a card that looks
@@ -47,8 +48,15 @@ MARGIN = 0.05  # round the card's box, a share of its larger side
 # deck's). So the 8 is checked; the 3, 6 and 9 are not: the looks cost time, and no wrong name of
 # theirs was seen. The jack is checked too: the design's serif 9 of clubs was read as its jack
 # (0.90-0.97 in every frame), the one false notice of 200 clean hands, and enrolled, a 9 of hearts as
-# its jack; the look at double size reads the 9. A jack it cannot read keeps its name.
+# its jack; the look at double size reads the 9. So is a black king: that design's king of spades
+# was read as the king of clubs on the board of three tables in 200 fresh clean hands (its small
+# spade against the picture's frame, read 0.92-0.99 a club, the picture's own spades touching the
+# frame and never read as pips); the look read two of the three Ks. A red king is not doubted: the
+# misread is of one black suit for the other, and every look taken for a name is one not taken for
+# an unnamed card. A doubted name the look cannot read keeps it, unless the look's reads at its
+# index, too unsure to name a card, lean to another card only.
 DOUBTED_RANKS = frozenset({8, 11})
+DOUBTED_BLACK_RANKS = frozenset({13})
 
 
 # A card at a looked-at place is the card looked at only if its picture, shrunk to THUMB cells a
@@ -64,6 +72,7 @@ class _Look:
     thumb: np.ndarray
     names: tuple[tuple[Card, float], ...]  # the cards the look named near the card's centre (how sure), nearest first
     frame: int
+    leans: tuple[Card, ...] = ()  # the cards its reads there too unsure to name lean to
 
 
 def _box(f: CardFound, frame_shape: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -84,6 +93,10 @@ def _thumb(bgr: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     return small.mean(axis=2) if small.ndim == 3 else small
 
 
+def _doubted(card: Card) -> bool:
+    return card.rank in DOUBTED_RANKS or (card.rank in DOUBTED_BLACK_RANKS and card.suit in "cs")
+
+
 class CloserLook:
     """What the closer looks of a camera's recent frames found, card by card."""
 
@@ -97,8 +110,9 @@ class CloserLook:
              read: Callable[[tuple[int, int, int, int]], list[CardFound]]) -> list[CardFound]:
         """``found`` after a closer look at frame ``bgr``'s unnamed face-up cards (named where the
         look names them) and at its cards named with a rank a small index is misread as (left unnamed
-        where the look reads another name there, that name their guess). ``read``: the cards a
-        box of the frame (x, y, width, height) shows, read at double size."""
+        where the look reads another name there, that name their guess, or names nothing there and
+        leans to other cards only). ``read``: the cards a box of the frame (x, y, width, height)
+        shows, read at double size; an unnamed one with a guess is what a read there leans to."""
         self.frame += 1
         named = {f.card for f in found if f.card is not None}
         budget = self.looks_per_frame
@@ -106,7 +120,7 @@ class CloserLook:
         out = list(found)
         # Doubted names first: a wrong name is the worse failure, and the tracker reports a name
         # seen in three frames.
-        wanted = sorted((k for k, f in enumerate(found) if f.face_up and (f.card is None or f.card.rank in DOUBTED_RANKS)),
+        wanted = sorted((k for k, f in enumerate(found) if f.face_up and (f.card is None or _doubted(f.card))),
                         key=lambda k: found[k].card is None)
         for k in wanted:
             f = found[k]
@@ -135,12 +149,17 @@ class CloserLook:
                 out[k] = replace(f, card=fresh[0], confidence=fresh[1], guess=None, torn=())
             elif f.card is not None and fresh is not None and all(c != f.card for c, _ in look.names):
                 out[k] = replace(f, card=None, confidence=fresh[1], guess=fresh[0], torn=())
+            elif f.card is not None and not look.names and look.leans and f.card not in look.leans:
+                # Read too weakly to name anything, the index leans away from the doubted name: the
+                # frame's ten of spades read as its king at 0.95-0.96, the look's read Ts at 0.38.
+                out[k] = replace(f, card=None, guess=None, torn=())
         self.looks = kept
         return out
 
     def _look(self, centre: tuple[float, float], size: float, box: tuple[int, int, int, int], thumb: np.ndarray,
               read: Callable[[tuple[int, int, int, int]], list[CardFound]]) -> _Look:
         """What a look at ``box`` names within reach of a card's own index (``size``: the card's extent)."""
-        near = [(math.dist(c.centre, centre), c.card, c.confidence) for c in read(box) if c.card is not None]
-        near = sorted((n for n in near if n[0] <= OWN_INDEX * size), key=lambda n: n[0])
-        return _Look(centre, thumb, tuple((card, p) for _, card, p in near), self.frame)
+        seen = [c for c in read(box) if math.dist(c.centre, centre) <= OWN_INDEX * size]
+        near = sorted((math.dist(c.centre, centre), c.card, c.confidence) for c in seen if c.card is not None)
+        leans = tuple(c.guess for c in seen if c.card is None and c.guess is not None)
+        return _Look(centre, thumb, tuple((card, p) for _, card, p in near), self.frame, leans)

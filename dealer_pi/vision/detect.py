@@ -475,7 +475,8 @@ class Detector:
         ``find_patterned_backs``: also look for backs in the felt's colour by their print
         (:func:`patterned`; a still's detector does, the camera loop has not been measured with it).
         ``closer_looks``: in a camera stream, how many face-up cards a frame reads again at double
-        size, unnamed ones and names of 8 (:mod:`.closer`); 0 only to measure what that costs."""
+        size, unnamed ones and the names a small index is misread as (:mod:`.closer`); 0 only to
+        measure what that costs."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -486,7 +487,7 @@ class Detector:
         self.regions = regions
         self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
-        # A camera stream's unnamed face-up cards, and its names of 8, are read again at double size.
+        # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.last_felt: np.ndarray | None = None  # the last frame's table colour
 
@@ -499,10 +500,21 @@ class Detector:
         cards = cards + self._cards_of(bgr, parts)
         if self.closer is not None and self.glyph_px > 0:
             felt = self.last_felt if self.last_region is not None else None
-            cards = self.closer.name(bgr, cards, lambda box: self._group_reads(
-                self.recogniser.read_box(bgr, box, self.glyph_px, felt)))
+            cards = self.closer.name(bgr, cards, lambda box: self._looked_at(bgr, box, felt))
         h, w = bgr.shape[:2]
         return [_in_view(c, w, h) for c in cards]
+
+    def _looked_at(self, bgr: np.ndarray, box: tuple[int, int, int, int], felt: np.ndarray | None) -> list[CardFound]:
+        """A closer look at ``box`` of a camera frame: the cards its reads find, and each read too
+        unsure to name a card as an unnamed card whose guess is the card it leans to, however
+        weakly (for :mod:`.closer` only: elsewhere a guess leans at ``CANDIDATE`` or more)."""
+        reads = self.recogniser.read_box(bgr, box, self.glyph_px, felt)
+        leans: list[CardFound] = []
+        for r in reads:
+            if r.card is None and r.best is not None:
+                centre, pts = outline_from_read(r, self.card_height_px)
+                leans.append(CardFound(None, True, centre, _pts(pts), r.confidence, guess=r.best))
+        return self._group_reads(reads) + leans
 
     def survey(self, bgr: np.ndarray) -> tuple[list[CardFound], list[Part]]:
         """The cards the index reads find, and the parts of the region that they do not explain."""

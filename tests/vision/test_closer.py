@@ -142,3 +142,54 @@ def test_DEAL_DECK_a_closer_look_at_a_fanned_eight_keeps_its_name_though_the_box
         without = {f.card for f in plain.detect(fr) if f.card is not None}
         assert without <= with_look <= {c for cards in table.values() for c in cards if c is not None}, (without, with_look)
         assert Card.parse("8d") in with_look
+
+
+def test_DEAL_DECK_a_king_of_spades_the_frame_reads_as_a_club_is_looked_at_again_and_not_named_a_club():
+    # A king of spades alone on the board: its upper index is not read, its lower one reads Kc,
+    # 0.99 sure of the club, and the picture's own spades touch its frame, so no pips stand
+    # against it. A false "the shoe read Ks but the camera saw Kc" in fresh clean hands (DEAL-DECK).
+    img = frame("board-knoll-king-of-spades-read-as-club-surely.png")
+    # 14 px glyphs, as the camera had them in that run.
+    assert [f.card for f in camera_detector(0, 14.0).detect(img)] == [Card.parse("Kc")]
+    looking = camera_detector(LOOKS_PER_FRAME, 14.0)
+    for _ in range(2):  # looked at, and then remembered while it lies still
+        (looked,) = looking.detect(img)
+        assert looked.card is None and looked.guess == Card.parse("Ks")
+        assert math.dist(looked.centre, (72, 96)) < 15
+    assert looking.closer is not None and looking.closer.looked == 1
+
+
+def test_DEAL_DECK_a_black_king_the_look_reads_the_same_keeps_its_name_and_a_red_king_is_not_looked_at():
+    # The drawn deck's kings of clubs and hearts on the board: the king of clubs is looked at, and
+    # the look, reading the same card, leaves its name; the king of hearts is not looked at (a
+    # red suit is not misread as the other black one).
+    from dealer_pi.vision.render import render_table_frame
+
+    table = {"board": [Card.parse(c) for c in ("Kc", "Kh", "4d", "7s", "2h")], "burn": [None]}
+    img = render_table_frame(table, seed=3)
+    det = Detector(follow_scale=True)
+    det.detect(img)  # the glyph size to follow
+    assert det.closer is not None
+    before = det.closer.looked
+    names = {f.card for f in det.detect(render_table_frame(table, seed=4)) if f.card is not None}
+    assert {Card.parse("Kc"), Card.parse("Kh")} <= names
+    assert det.closer.looked - before == 1
+
+
+def test_DEAL_DECK_a_ten_the_frame_reads_as_a_king_is_unnamed_where_the_look_leans_to_another_card():
+    # A 10 of spades beside a 6 of spades at a seat: the frame reads the ten's upper index as Ks,
+    # 0.96, and the pips round it are taken by its other corner's weak Ts. The look names nothing
+    # there, but its one read leans to Ts (0.38): a doubted name the look leans away from is no name.
+    img = frame("seat-knoll-ten-read-as-king.png")
+
+    def at_ten(found: list[CardFound]) -> CardFound:
+        return min((f for f in found if f.face_up), key=lambda f: math.dist(f.centre, (108, 112)))
+
+    assert at_ten(camera_detector(0, 13.0).detect(img)).card == Card.parse("Ks")
+    looking = camera_detector(LOOKS_PER_FRAME, 13.0)
+    for _ in range(2):  # looked at, and then remembered while it lies still
+        found = looking.detect(img)
+        ten = at_ten(found)
+        assert ten.card is None and ten.guess is None, ten
+        assert Card.parse("Ks") not in {f.card for f in found}
+        assert Card.parse("6s") in {f.card for f in found}
