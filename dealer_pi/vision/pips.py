@@ -22,7 +22,8 @@ were the index's suit glyph, turned the way it is printed (upside down beyond th
   one sure sign of another suit, with none of its own, leaves it unnamed (the other corner's
   suit glyph counts here: two corners that disagree are no name). More than two signs of its own
   suit leave any court unnamed, however sure of its suit: they are a number card's pips, round a
-  rank misread as a court's.
+  rank misread as a court's. Counted so, a pip need be less sure it is a suit at all
+  (:data:`NUMBER_IS_SUIT`): the check can only take a name away.
 """
 
 from __future__ import annotations
@@ -45,6 +46,12 @@ COURT_RANKS = range(9, 12)  # the jack, queen and king: their picture shows the 
 COURT_PRINTS = 2  # suit signs in a court's picture
 COURT_VOUCHERS = 1  # the other half's sign lies under the next card where a court is fanned
 IS_SUIT = 0.5  # a pip read as "not a suit" this surely is no pip (a rank glyph, a picture's fold)
+# Counted against a court (the number-card check), which can only unname a card, a pip may be less
+# sure it is a suit at all: the design never trained on prints its ten of diamonds' pips at 1.8
+# times its index's suit glyph, and the suit head, which learnt suits of an index's size, gave
+# them 0.38-0.61 "not a suit", each 1.0 a diamond among the four. Read as signs, two of eight
+# counted, and the ten's upper "10", read as a king, kept the name Kd.
+NUMBER_IS_SUIT = 0.7
 SURE = 0.95  # a pip's suit counts when this sure among the four: the drawn deck's 12-pixel club pips read as spades at up to 0.94
 # A pip stands against the index only when this sure of its suit before the "not a suit" share
 # is set aside: the drawn deck's 10 of clubs at 1080p has pips read 0.46-0.69 spade with 0.28-0.52
@@ -107,7 +114,7 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     signs = _read_pips(blobs, seen, asked, pairs, suit_probs)
     doubted: set[int] = set()
     vouching: list[tuple[int, dict[int, int]]] = []
-    for n, ps, (said, firm) in zip(asked, pairs, signs):
+    for n, ps, (said, firm, loose) in zip(asked, pairs, signs):
         card = int(seen.cards[n])
         suit, court = card % 4, card // 4 in COURT_RANKS
         rivals = [k for k in range(4) if k != suit]
@@ -120,8 +127,9 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
             continue
         if not court and n not in unsure:
             continue  # a number card sure of its suit: its pips may only stand against it (above)
-        own = _among(said, _vouchers(seen, n, ps, sizes))
-        if court and _pips_of_a_number(own, suit):
+        chosen = _vouchers(seen, n, ps, sizes)
+        own = _among(said, chosen)
+        if court and _pips_of_a_number(_among(loose, chosen), suit):
             doubted.add(n)
         elif n in unsure and _vouch(own, suit, PIPS_AT_MOST, least):
             vouching.append((n, {p.suit_id: s for p, s in zip(ps, said)}))
@@ -133,7 +141,7 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     every = [pip_pairs(seen, n, sizes, places, claimed=False) for n, _ in vouching]
     fresh = [[p for p in ps if p.suit_id not in known] for ps, (_, known) in zip(every, vouching)]
     if any(fresh):
-        for (n, known), ps, (said, _) in zip(vouching, fresh, _read_pips(blobs, seen, [n for n, _ in vouching], fresh, suit_probs)):
+        for (n, known), ps, (said, _, _) in zip(vouching, fresh, _read_pips(blobs, seen, [n for n, _ in vouching], fresh, suit_probs)):
             known.update(zip((p.suit_id for p in ps), said))
     vouched: set[int] = set()
     for (n, known), ps in zip(vouching, every):
@@ -156,18 +164,20 @@ def _among(said: list[int], chosen: np.ndarray) -> list[int]:
 
 
 def _read_pips(blobs: Blobs, seen: Seen, reads: Sequence[int], pairs: Sequence[Sequence[Hypothesis]],
-               suit_probs: Callable[[np.ndarray], np.ndarray]) -> list[tuple[list[int], list[bool]]]:
+               suit_probs: Callable[[np.ndarray], np.ndarray]) -> list[tuple[list[int], list[bool], list[int]]]:
     """What each read's pip pairs (``pairs[k]`` of read ``reads[k]``) say, all put to the suit
-    head in one batch (see :func:`_signs`). Each pip is asked as its index's suit glyph: the
-    pair's geometry stays the index's own."""
+    head in one batch (see :func:`_signs`): as signs, whether firmly, and as a number card's pips.
+    Each pip is asked as its index's suit glyph: the pair's geometry stays the index's own."""
     rows = features(blobs, [p for ps in pairs for p in ps], suit_only=True)
     counts = [len(ps) for ps in pairs]
     rows[:, _GEOMETRY:] = np.repeat(seen.rows[list(reads), _GEOMETRY:], counts, axis=0)
-    said, firm = _signs(suit_probs(rows))
+    probs = suit_probs(rows)
+    said, firm = _signs(probs)
+    loose = _signs(probs, NUMBER_IS_SUIT)[0]
     out = []
     start = 0
     for k in counts:
-        out.append((said[start : start + k], firm[start : start + k]))
+        out.append((said[start : start + k], firm[start : start + k], loose[start : start + k]))
         start += k
     return out
 
@@ -257,11 +267,11 @@ def _outvoted(said: list[int], firm: list[bool], suit: int, rivals: Collection[i
     return against >= least and against > said.count(suit)
 
 
-def _signs(suit_probs: np.ndarray) -> tuple[list[int], list[bool]]:
-    """The suit (0-3) each pip reads as surely (see :data:`SURE`, :data:`IS_SUIT`), or -1; and
-    whether it is sure enough of it to stand against an index (:data:`AGAINST_AT_LEAST`)."""
+def _signs(suit_probs: np.ndarray, is_suit: float = IS_SUIT) -> tuple[list[int], list[bool]]:
+    """The suit (0-3) each pip reads as surely (see :data:`SURE`; ``is_suit``: see :data:`IS_SUIT`),
+    or -1; and whether it is sure enough of it to stand against an index (:data:`AGAINST_AT_LEAST`)."""
     suits = suit_probs[:, :4] / np.maximum(suit_probs[:, :4].sum(axis=1, keepdims=True), 1e-9)
-    counted = (suit_probs[:, 4] < IS_SUIT) & (suits.max(axis=1) >= SURE)
+    counted = (suit_probs[:, 4] < is_suit) & (suits.max(axis=1) >= SURE)
     said = np.where(counted, suits.argmax(axis=1), -1)
     return said.tolist(), (suit_probs[:, :4].max(axis=1) >= AGAINST_AT_LEAST).tolist()
 

@@ -178,18 +178,18 @@ def test_DEAL_DECK_a_black_king_the_look_reads_the_same_keeps_its_name_and_a_red
 
 def test_DEAL_DECK_a_ten_the_frame_reads_as_a_king_is_unnamed_where_the_look_leans_to_another_card():
     # A 10 of spades beside a 6 of spades at a seat: the frame reads the ten's upper index as Ks,
-    # 0.96, and the pips round it are taken by its other corner's weak Ts. The look names nothing
-    # there, but its one read leans to Ts (0.38): a doubted name the look leans away from is no name.
+    # 0.96. The look names nothing there, but its one read leans to Ts (0.38): a doubted name the
+    # look leans away from is no name. Shown with the pips off: as shipped, the ten's spades
+    # round the "king" unname it first (test_detect.py).
     img = frame("seat-knoll-ten-read-as-king.png")
 
     def at_ten(found: list[CardFound]) -> CardFound:
         return min((f for f in found if f.face_up), key=lambda f: math.dist(f.centre, (108, 112)))
 
-    assert at_ten(camera_detector(0, 13.0).detect(img)).card == Card.parse("Ks")
-    looking = camera_detector(LOOKS_PER_FRAME, 13.0)
+    assert at_ten(camera_detector(0, 13.0, Recogniser(pips=False)).detect(img)).card == Card.parse("Ks")
+    looking = camera_detector(LOOKS_PER_FRAME, 13.0, Recogniser(pips=False))
     for _ in range(2):  # looked at, and then remembered while it lies still
         found = looking.detect(img)
         ten = at_ten(found)
         assert ten.card is None and ten.guess is None, ten
-        assert Card.parse("Ks") not in {f.card for f in found}
-        assert Card.parse("6s") in {f.card for f in found}
+        assert {f.card for f in found if f.card is not None} <= {Card.parse("6s")}
