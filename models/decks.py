@@ -12,6 +12,7 @@ their attribution in ``models/NOTICE.md``.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -76,12 +77,16 @@ class Face:
 
 def _svg_to_png(svg: Path, png: Path, height: int) -> None:
     png.parent.mkdir(parents=True, exist_ok=True)
+    # Rendered beside the cache's file and moved into place whole: two runs started together share
+    # the cache, and one read a face the other had only half written ("rendering gave no picture").
+    part = png.with_name(f"{png.stem}.{os.getpid()}.part.png")
     if shutil.which("rsvg-convert"):
-        subprocess.run(["rsvg-convert", "-h", str(height), "-o", str(png), str(svg)], check=True, capture_output=True)
-        return
-    import cairosvg  # type: ignore[import-not-found]
+        subprocess.run(["rsvg-convert", "-h", str(height), "-o", str(part), str(svg)], check=True, capture_output=True)
+    else:
+        import cairosvg  # type: ignore[import-not-found]
 
-    cairosvg.svg2png(url=str(svg), write_to=str(png), output_height=height)
+        cairosvg.svg2png(url=str(svg), write_to=str(part), output_height=height)
+    os.replace(part, png)
 
 
 def _load(svg: Path, cache: Path) -> tuple[np.ndarray, np.ndarray]:
