@@ -36,6 +36,12 @@ from .regions import RegionClassifier, face_down_count, face_up_count
 CANDIDATE = 0.5
 # Two corners that disagree are one card's only when the cards they imply lie this close (card heights).
 TORN_APART = 0.3
+# In a camera stream every index is printed at about the glyph size followed (the camera does not
+# zoom, and a deck prints one size of index): a read too unsure to lean to a name whose glyph is this
+# many times that size is a pair of a card's pips read as an index, not a card of its own. Two
+# clubs of a printed 7 of clubs on the board read 6c at 0.35 with 23-pixel glyphs, 13 followed: an
+# unnamed face-up card beside the seven, which the monitor took for a turn dealt without a burn.
+UNKNOWN_SIZE_AT_MOST = 1.4
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
 # ... unless it is a card's rectangle: this many cards' area, filling this much of the smallest
@@ -597,7 +603,10 @@ class Detector:
                 named.append((len(corners), CardFound(card if conf >= bar else None, True, centre, _pts(pts), conf,
                                                       guess=None if conf >= bar else card)))
             out += _inside_one_another(named)
+        followed = self.glyph_px if self.follow_scale else 0.0
         for r in sorted(unknown, key=lambda r: -r.confidence):
+            if followed > 0 and r.size > UNKNOWN_SIZE_AT_MOST * followed:
+                continue
             c, pts = outline_from_read(r, self.card_height_px)
             h = self.card_height_px or CARD_H_U * _unit(r)
             # Another corner of a card already found (same best guess, or the same place); else a

@@ -451,6 +451,18 @@ def test_DEAL_DECK_a_ten_of_spades_at_a_seat_read_as_a_king_is_not_named_a_king_
     assert names == {Card.parse("6s")}, names
 
 
+def test_DEAL_BOARD_EXTRA_a_pair_of_pips_read_weakly_as_an_index_is_no_card_beside_the_flop():
+    # A fresh clean run (seed 225): the printed flop 5h, Qs, 7c. Two of the seven's club pips read
+    # as an index, 6c at 0.35, with 23-pixel glyphs where the camera follows 13: an unnamed face-up
+    # card reported beside the seven before the turn's burn, which the monitor took for a turn
+    # dealt without burning (a false DEAL-BOARD-EXTRA, then DEAL-BURN at the real turn).
+    img = cv2.imread(str(SIM_FRAMES / "board-knoll-seven-of-clubs-pips-read-as-an-index.png"))
+    det = live_detector(glyph_px=13.0)  # as the camera had it in that run
+    for _ in range(2):
+        up = sorted((f for f in det.detect(img) if f.face_up), key=lambda f: f.centre[0])
+        assert [str(f.card) for f in up] == ["5h", "Qs", "7c"], [(f.card, f.centre, f.confidence) for f in up]
+
+
 def test_DEAL_DECK_a_card_torn_between_two_names_carries_both_for_the_tracker():
     # The camera loop at seed 28, frame 20818: a drawn 10 of clubs on the board, read Ts at 0.983 at
     # one corner and Tc at 0.899 at the other. Unnamed, it says which names it was torn between, so
