@@ -41,6 +41,7 @@ TORN_APART = 0.3
 # many times that size is a pair of a card's pips read as an index, not a card of its own. Two
 # clubs of a printed 7 of clubs on the board read 6c at 0.35 with 23-pixel glyphs, 13 followed: an
 # unnamed face-up card beside the seven, which the monitor took for a turn dealt without a burn.
+# Nor does such a read lean to a card in a closer look, where a lean may take a doubted name away.
 UNKNOWN_SIZE_AT_MOST = 1.4
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
@@ -511,16 +512,26 @@ class Detector:
         return [_in_view(c, w, h) for c in cards]
 
     def _looked_at(self, bgr: np.ndarray, box: tuple[int, int, int, int], felt: np.ndarray | None) -> list[CardFound]:
-        """A closer look at ``box`` of a camera frame: the cards its reads find, and each read too
-        unsure to name a card as an unnamed card whose guess is the card it leans to, however
-        weakly (for :mod:`.closer` only: elsewhere a guess leans at ``CANDIDATE`` or more)."""
+        """A closer look at ``box`` of a camera frame: the cards its reads find, and what its reads
+        too unsure to name a card lean to, however weakly (:meth:`_leanings`; for :mod:`.closer`
+        only: elsewhere a guess leans at ``CANDIDATE`` or more)."""
         reads = self.recogniser.read_box(bgr, box, self.glyph_px, felt)
+        return self._group_reads(reads) + self._leanings(reads)
+
+    def _leanings(self, reads: list[IndexRead]) -> list[CardFound]:
+        """Each read too unsure to name a card, as an unnamed card guessing the card it leans to;
+        not a pair of pips read as an index (see :meth:`_index_sized`), which leans to no card."""
         leans: list[CardFound] = []
         for r in reads:
-            if r.card is None and r.best is not None:
+            if r.card is None and r.best is not None and self._index_sized(r):
                 centre, pts = outline_from_read(r, self.card_height_px)
                 leans.append(CardFound(None, True, centre, _pts(pts), r.confidence, guess=r.best))
-        return self._group_reads(reads) + leans
+        return leans
+
+    def _index_sized(self, r: IndexRead) -> bool:
+        """Whether a read's glyphs are of a size the deck prints its index at: in a camera stream,
+        under :data:`UNKNOWN_SIZE_AT_MOST` times the size followed; in a still, any size."""
+        return not (self.follow_scale and self.glyph_px > 0 and r.size > UNKNOWN_SIZE_AT_MOST * self.glyph_px)
 
     def survey(self, bgr: np.ndarray) -> tuple[list[CardFound], list[Part]]:
         """The cards the index reads find, and the parts of the region that they do not explain."""
@@ -603,9 +614,8 @@ class Detector:
                 named.append((len(corners), CardFound(card if conf >= bar else None, True, centre, _pts(pts), conf,
                                                       guess=None if conf >= bar else card)))
             out += _inside_one_another(named)
-        followed = self.glyph_px if self.follow_scale else 0.0
         for r in sorted(unknown, key=lambda r: -r.confidence):
-            if followed > 0 and r.size > UNKNOWN_SIZE_AT_MOST * followed:
+            if not self._index_sized(r):
                 continue
             c, pts = outline_from_read(r, self.card_height_px)
             h = self.card_height_px or CARD_H_U * _unit(r)

@@ -463,6 +463,17 @@ def test_DEAL_BOARD_EXTRA_a_pair_of_pips_read_weakly_as_an_index_is_no_card_besi
         assert [str(f.card) for f in up] == ["5h", "Qs", "7c"], [(f.card, f.centre, f.confidence) for f in up]
 
 
+def test_DEAL_DECK_a_pair_of_pips_read_as_an_index_leans_to_no_card_in_a_closer_look():
+    # A closer look takes a doubted name away where its reads name nothing there and lean only to
+    # other cards. Pips read weakly as an index at 1.4 times the followed glyph size are no card of
+    # their own (above), so they lean to none: only the read of the index's size does. A still
+    # follows no size, and every unsure read there leans.
+    pips, index = _corner("6c", (200.0, 100.0), (0.0, 1.0), 23.0, 0.35), _corner("7c", (200.0, 100.0), (0.0, 1.0), 14.0, 0.35)
+    assert [str(f.guess) for f in live_detector(glyph_px=13.0)._leanings([pips, index])] == ["7c"]
+    assert [str(f.guess) for f in live_detector(glyph_px=20.0)._leanings([pips, index])] == ["6c", "7c"]
+    assert [str(f.guess) for f in Detector()._leanings([pips, index])] == ["6c", "7c"]
+
+
 def test_DEAL_DECK_a_card_torn_between_two_names_carries_both_for_the_tracker():
     # The camera loop at seed 28, frame 20818: a drawn 10 of clubs on the board, read Ts at 0.983 at
     # one corner and Tc at 0.899 at the other. Unnamed, it says which names it was torn between, so
