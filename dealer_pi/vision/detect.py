@@ -307,6 +307,10 @@ def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR, qu
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
 
 
+# A back in nearly the felt's colour (a dark red deck on red felt) is far from the felt's colour
+# only at its print; the rest of it is a little off the felt's hue (a and b of Lab, this far in all),
+# where the felt's light and shade are not.
+FELT_HUE_NEAR = 6.0
 # A back printed in the felt's own colour (a red deck on red felt) is not told from the felt by
 # colour; its print is: a dense pattern of edges where felt has a few (its weave, its noise).
 PATTERN_EDGE = 24  # a Laplacian this strong at least is an edge ...
@@ -337,11 +341,33 @@ def patterned(bgr: np.ndarray, not_felt_mask: np.ndarray) -> np.ndarray:
     return cv2.resize((new[labels] * 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
 
 
+def off_the_felts_hue(bgr: np.ndarray, felt: np.ndarray, not_felt_mask: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
+    """255 on patches a little off the felt's hue that touch ``not_felt_mask`` (at the picture's
+    size) and are more than a thin band along it: the rest of a back in nearly the felt's colour,
+    of which only the print is far from the felt's colour (see :data:`FELT_HUE_NEAR`)."""
+    h, w = bgr.shape[:2]
+    small = quarter(bgr) if quartered is None else quartered
+    far = cv2.resize(not_felt_mask, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) > 0
+    joined = far | (cv2.transform(_lab_differences(small, felt), np.array([[0, 1, 1]], np.float32)) > FELT_HUE_NEAR)
+    n, labels = cv2.connectedComponents(joined.astype(np.uint8), connectivity=8)
+    seeded = np.bincount(labels[far], minlength=n) > 0
+    seeded[0] = False
+    # Opened: a card's edge, blurred into the felt, is a thin band off the felt's hue too, and
+    # would join two piles lying close (a face-down count is of a pile's margins and area).
+    body = cv2.morphologyEx((seeded[labels] & ~far).astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.resize(body, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
 def felt_distance(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
     """How far each pixel's colour is from the felt's: the sum of their Lab differences."""
+    return cv2.transform(_lab_differences(bgr, felt), np.ones((1, 3), np.float32))
+
+
+def _lab_differences(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
+    """Each pixel's Lab difference from the felt's colour, channel by channel."""
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
     f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
-    return cv2.transform(cv2.absdiff(lab, (float(f[0]), float(f[1]), float(f[2]), 0.0)), np.ones((1, 3), np.float32))
+    return cv2.absdiff(lab, (float(f[0]), float(f[1]), float(f[2]), 0.0))
 
 
 def is_felt_like(felt: np.ndarray) -> bool:
@@ -480,7 +506,8 @@ class Detector:
         ``regions``: a learned classifier of the unread parts of a frame (:mod:`.regions`); None
         (the default) keeps the colour-and-shape rules, which the camera loop measures better.
         ``find_patterned_backs``: also look for backs in the felt's colour by their print
-        (:func:`patterned`; a still's detector does, the camera loop has not been measured with it).
+        (:func:`patterned`), and for the rest of backs a shade off it by their hue
+        (:func:`off_the_felts_hue`); a still's detector does, the camera loop has not been measured with it.
         ``closer_looks``: in a camera stream, how many face-up cards a frame reads again at double
         size, unnamed ones and the names a small index is misread as (:mod:`.closer`); 0 only to
         measure what that costs."""
@@ -544,7 +571,7 @@ class Detector:
         quartered = quarter(bgr)
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
         if region is not None and self.find_patterned_backs:
-            region |= patterned(bgr, region)
+            region = region | patterned(bgr, region) | off_the_felts_hue(bgr, felt, region, quartered)
         self.last_region = region
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
                                      quartered=quartered, felt=felt if region is not None and self.follow_scale else None)

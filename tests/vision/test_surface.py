@@ -101,6 +101,39 @@ def _back_in_the_felts_colour(felt_bgr: tuple[int, int, int]) -> np.ndarray:
     return back
 
 
+def _back_a_shade_off_the_felt(colour: tuple[int, int, int], print_colour: tuple[int, int, int]) -> np.ndarray:
+    """A back in nearly the felt's colour, printed with a few loose loops: far from the felt's
+    colour only at the loops, too sparse for the print to be found as a pattern."""
+    back = np.empty((350, 250, 3), np.uint8)
+    back[:] = colour
+    rng = np.random.default_rng(7)
+    for _ in range(14):
+        centre = (int(rng.integers(20, 230)), int(rng.integers(20, 330)))
+        axes = (int(rng.integers(10, 30)), int(rng.integers(10, 30)))
+        cv2.ellipse(back, centre, axes, float(rng.uniform(0, 180)), 0, 360, print_colour, 3)
+    return back
+
+
+def test_DEAL_HOLE_COUNT_a_back_a_shade_off_the_felts_colour_is_found_whole_by_its_hue() -> None:
+    # The held-out design's scenes (seed 300, scene 3): dark red backs with loops on red felt, a
+    # face-down pair at two seats and the burn card. Only the loops were far enough from the
+    # felt's colour, in scraps too small for a card: none of the five was found.
+    red = (35, 30, 125)
+    back = _back_a_shade_off_the_felt((12, 28, 92), (15, 10, 40))
+    seven = Card.parse("7h")
+    for seed in range(3):
+        places = [Placement(back, card_homography((300 + 40 * k, 250 + 12 * k), 20.0 + 14 * k, 150.0), None, False) for k in (0, 1)]
+        places += [Placement(back, card_homography((950, 330), -30.0, 150.0), None, False),
+                   Placement(render_face(seven, FaceStyle())[0], card_homography((640, 480), 0.0, 150.0), seven, True)]
+        picture = compose(felt(1280, 720, np.random.default_rng(seed), red), places).frame
+        found = still_cards(Detector(table_in_middle=True, find_patterned_backs=True).detect(picture), picture, None)
+        down = [f.centre for f in found if not f.face_up]
+        assert len(down) == 3, (seed, down)
+        assert sum(1 for c in down if math.dist(c, (950, 330)) < 20) == 1, (seed, down)
+        assert sum(1 for c in down if math.dist(c, (320, 256)) < 80) == 2, (seed, down)
+        assert [str(f.card) for f in found if f.face_up] == ["7h"], (seed, [(f.card, f.centre) for f in found])
+
+
 def test_DEAL_HOLE_COUNT_a_back_in_the_felts_own_colour_is_found_by_its_print() -> None:
     red = (35, 30, 125)
     back = _back_in_the_felts_colour(red)
