@@ -28,7 +28,7 @@ from dealer_pi.engine.cards import Card, misread_as
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
-from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser
+from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around
 from .regions import RegionClassifier, face_down_count, face_up_count
 
 
@@ -37,12 +37,14 @@ CANDIDATE = 0.5
 # Two corners that disagree are one card's only when the cards they imply lie this close (card heights).
 TORN_APART = 0.3
 # In a camera stream every index is printed at about the glyph size followed (the camera does not
-# zoom, and a deck prints one size of index): a read too unsure to lean to a name whose glyph is this
-# many times that size is a pair of a card's pips read as an index, not a card of its own. Two
-# clubs of a printed 7 of clubs on the board read 6c at 0.35 with 23-pixel glyphs, 13 followed: an
-# unnamed face-up card beside the seven, which the monitor took for a turn dealt without a burn.
-# Nor does such a read lean to a card in a closer look, where a lean may take a doubted name away.
-UNKNOWN_SIZE_AT_MOST = 1.4
+# zoom, and a deck prints one size of index): a read whose glyph is this many times that size may be
+# a card's pips read as an index. Too unsure to lean to a name, it is no card and leans to none:
+# two clubs of a printed 7 of clubs on the board read 6c at 0.35 with 23-pixel glyphs, 13 followed,
+# an unnamed face-up card beside the seven that the monitor took for a turn dealt without a burn.
+# Named, it does not move the size followed (see Detector._follow), and it names its card only up
+# to the largest glyph a frame that follows a size looks for: the printed deck's tens, and a 5d and
+# a Kd, were read right at 1.42 to 1.62 times the size followed.
+INDEX_SIZE_AT_MOST = 1.4
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
 # ... unless it is a card's rectangle: this many cards' area, filling this much of the smallest
@@ -547,7 +549,7 @@ class Detector:
 
     def _leanings(self, reads: list[IndexRead]) -> list[CardFound]:
         """Each read too unsure to name a card, as an unnamed card guessing the card it leans to;
-        not a pair of pips read as an index (see :meth:`_index_sized`), which leans to no card."""
+        not a card's pips read as an index (see :meth:`_index_sized`), which lean to no card."""
         leans: list[CardFound] = []
         for r in reads:
             if r.card is None and r.best is not None and self._index_sized(r):
@@ -557,8 +559,8 @@ class Detector:
 
     def _index_sized(self, r: IndexRead) -> bool:
         """Whether a read's glyphs are of a size the deck prints its index at: in a camera stream,
-        under :data:`UNKNOWN_SIZE_AT_MOST` times the size followed; in a still, any size."""
-        return not (self.follow_scale and self.glyph_px > 0 and r.size > UNKNOWN_SIZE_AT_MOST * self.glyph_px)
+        under :data:`INDEX_SIZE_AT_MOST` times the size followed; in a still, any size."""
+        return not (self.follow_scale and self.glyph_px > 0 and r.size > INDEX_SIZE_AT_MOST * self.glyph_px)
 
     def survey(self, bgr: np.ndarray) -> tuple[list[CardFound], list[Part]]:
         """The cards the index reads find, and the parts of the region that they do not explain."""
@@ -576,16 +578,27 @@ class Detector:
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
                                      quartered=quartered, felt=felt if region is not None and self.follow_scale else None)
         if self.follow_scale:
-            sizes = [r.size for r in reads if r.card is not None]
-            # The camera does not zoom: once cards are read, later frames look for glyphs of that
-            # size, also while no card lies face up (a new hand's deal): otherwise those frames
-            # read every size of print on the whole table, most of it the backs' patterns.
-            if len(sizes) >= 2:
-                self.glyph_px = float(np.median(sizes))
+            self._follow(reads)
         cards = self._group_reads(reads)
         if region is None:
             return cards, []
         return self.unread_parts(bgr, region, cards, reads, felt)
+
+    def _follow(self, reads: list[IndexRead]) -> None:
+        """The glyph size a camera stream's later frames look for, from this frame's named reads.
+
+        The camera does not zoom: once cards are read, later frames look for glyphs of that size,
+        also while no card lies face up (a new hand's deal): otherwise those frames read every size
+        of print on the whole table, most of it the backs' patterns. Pips read as an index
+        (:meth:`_index_sized`) do not move it, unless no named read is of the size followed. While
+        no size is followed (the camera was just placed), the lower of two middle sizes: an index
+        is a card's smallest print, its pips read as one larger. A 9 of diamonds' pips read 4h at
+        28 pixels beside an ace's 13 just after the camera was placed again: the size followed
+        became their middle, 20.5, at which the pips read as an index in every frame after."""
+        named = [r.size for r in reads if r.card is not None]
+        sizes = [r.size for r in reads if r.card is not None and self._index_sized(r)] or named
+        if len(sizes) >= 2:
+            self.glyph_px = float(np.median(sizes)) if self.glyph_px > 0 else float(sorted(sizes)[(len(sizes) - 1) // 2])
 
     def _group_reads(self, reads: list[IndexRead]) -> list[CardFound]:
         """One card per identity (a card's corners agree); unknown reads far from named cards stay.
@@ -593,9 +606,14 @@ class Detector:
         A card is named when its corners together are sure enough: two corners
         read at 0.8 each are as sure of the rank as one at 0.96, because a wrong rank
         rarely repeats on the other corner; of the suit, no surer than the surer corner.
-        Reads below ``CANDIDATE`` never vote.
+        Reads below ``CANDIDATE`` never vote. In a camera stream, a read too unsure to vote that
+        is not of the index's size (:meth:`_index_sized`) is no card, and none larger than the
+        size followed is looked for (:func:`.recogniser.largest_around`) is any card.
         """
         bar = self.recogniser.min_confidence
+        if self.follow_scale and self.glyph_px > 0:
+            # As a frame that follows the size reads: the frame a size is found in reads every size.
+            reads = [r for r in reads if r.size <= largest_around(self.glyph_px)]
         out, torn = _torn_cards(reads)
         by_card: dict[Card, list[IndexRead]] = {}
         unknown: list[IndexRead] = []

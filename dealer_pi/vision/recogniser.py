@@ -594,7 +594,12 @@ def still_recogniser(model: IndexModel | None = None, enrolment: Enrolment | Non
 
 def _around(params: GlyphParams, px: float) -> GlyphParams:
     """``params`` narrowed to glyphs of about ``px`` pixels (a glyph size known from recent frames)."""
-    return dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, int(1.7 * px) + 1))
+    return dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, largest_around(px)))
+
+
+def largest_around(px: float) -> int:
+    """The largest glyph, in pixels, that a read for glyphs of about ``px`` pixels looks for."""
+    return int(1.7 * px) + 1
 
 
 def _within(region: np.ndarray | None, other: np.ndarray | None) -> np.ndarray | None:
