@@ -369,7 +369,8 @@ def _lab_differences(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
     """Each pixel's Lab difference from the felt's colour, channel by channel."""
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
     f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
-    return cv2.absdiff(lab, (float(f[0]), float(f[1]), float(f[2]), 0.0))
+    diff: np.ndarray = cv2.absdiff(lab, (float(f[0]), float(f[1]), float(f[2]), 0.0))
+    return diff
 
 
 def is_felt_like(felt: np.ndarray) -> bool:
