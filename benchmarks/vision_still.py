@@ -26,6 +26,7 @@ from dealer_pi.threads import one_blas_thread  # noqa: E402
 one_blas_thread()  # one thread for NumPy's products too, as for OpenCV below
 
 import argparse
+import os
 import statistics
 import time
 
