@@ -594,8 +594,8 @@ class Detector:
         (:meth:`_index_sized`) do not move it, unless no named read is of the size followed. While
         no size is followed (the camera was just placed), the lower of two middle sizes: an index
         is a card's smallest print, its pips read as one larger. A 9 of diamonds' pips read 4h at
-        28 pixels beside an ace's 13 just after the camera was placed again: the size followed
-        became their middle, 20.5, at which the pips read as an index in every frame after."""
+        28 pixels beside an ace's 13 in a frame read at every size: the size followed became their
+        middle, 20.5, at which the pips read as an index in every frame after."""
         named = [r.size for r in reads if r.card is not None]
         sizes = [r.size for r in reads if r.card is not None and self._index_sized(r)] or named
         if len(sizes) >= 2:

@@ -464,11 +464,12 @@ def test_DEAL_BOARD_EXTRA_a_pair_of_pips_read_weakly_as_an_index_is_no_card_besi
 
 
 def test_DEAL_DECK_pips_read_as_an_index_just_after_the_camera_is_placed_do_not_set_the_size_followed():
-    # A fresh clean run (seed 224, standard table 8): the printed board Ac, Kh, 9d, filmed just after
-    # the camera was placed again (the size followed forgotten). The nine's diamond pips read 4h at
+    # A fresh clean run (seed 224, standard table 8): the printed board Ac, Kh, 9d, the nine read 4h
+    # for 60 frames, "the shoe read 9d but the camera saw 4h", a false notice. A followed size of 15
+    # looks for glyphs of 26 pixels at most, so the size had risen. Read at every size (no size
+    # followed yet, as when the camera is placed or found moved), the nine's diamond pips read 4h at
     # 0.99 with 28-pixel glyphs, the ace's index 13: their middle, 20.5, became the size followed,
-    # at which the pips read 4h in every frame for 60 frames: "the shoe read 9d but the camera saw
-    # 4h", a false notice. An index is a card's smallest print: the size followed is the ace's.
+    # at which the pips read 4h every frame. An index is a card's smallest print: the ace's is followed.
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-nine-of-diamonds-pips-read-as-a-four.png"))
     det = live_detector(glyph_px=0.0)
     for _ in range(3):
