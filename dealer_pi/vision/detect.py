@@ -592,7 +592,7 @@ class Detector:
         also while no card lies face up (a new hand's deal): otherwise those frames read every size
         of print on the whole table, most of it the backs' patterns. Pips read as an index
         (:meth:`_index_sized`) do not move it, unless no named read is of the size followed. While
-        no size is followed (the camera was just placed), the lower of two middle sizes: an index
+        no size is followed (the camera just placed, or found moved), the lower of two middle sizes: an index
         is a card's smallest print, its pips read as one larger. A 9 of diamonds' pips read 4h at
         28 pixels beside an ace's 13 in a frame read at every size: the size followed became their
         middle, 20.5, at which the pips read as an index in every frame after."""
@@ -608,8 +608,8 @@ class Detector:
         read at 0.8 each are as sure of the rank as one at 0.96, because a wrong rank
         rarely repeats on the other corner; of the suit, no surer than the surer corner.
         Reads below ``CANDIDATE`` never vote. In a camera stream, a read too unsure to vote that
-        is not of the index's size (:meth:`_index_sized`) is no card, and none larger than the
-        size followed is looked for (:func:`.recogniser.largest_around`) is any card.
+        is not of the index's size (:meth:`_index_sized`) is no card, and no read larger than a
+        frame that follows the size looks for (:func:`.recogniser.largest_around`) is a card at all.
         """
         bar = self.recogniser.min_confidence
         if self.follow_scale and self.glyph_px > 0:
