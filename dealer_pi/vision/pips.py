@@ -24,6 +24,9 @@ were the index's suit glyph, turned the way it is printed (upside down beyond th
   suit leave any court unnamed, however sure of its suit: they are a number card's pips, round a
   rank misread as a court's. Counted so, a pip need be less sure it is a suit at all
   (:data:`NUMBER_IS_SUIT`): the check can only take a name away.
+* **Too many pips**: the same count leaves any number card unnamed, however sure of its suit,
+  where more signs of its suit lie round it than its rank prints: a higher card's pips round a
+  misread rank (the printed design's 8 of hearts read 3h at 0.99).
 """
 
 from __future__ import annotations
@@ -121,17 +124,15 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
         least = _prints(card // 4)[1]
         # A read unsure of its suit is doubted by as many sure signs as would settle it: one for a
         # court, whose other sign may lie under its frame or the next card. A court sure of its
-        # suit is only asked whether it is a number card (its picture's ornaments read as suits).
+        # suit is not (its picture's ornaments read as suits); any read is asked whether more
+        # signs of its suit lie round it than its card prints.
         if not (court and n not in unsure) and _outvoted(said, firm, suit, rivals, least=least if n in unsure else VOUCHERS):
             doubted.add(n)
             continue
-        if not court and n not in unsure:
-            continue  # a number card sure of its suit: its pips may only stand against it (above)
         chosen = _vouchers(seen, n, ps, sizes)
-        own = _among(said, chosen)
-        if court and _pips_of_a_number(_among(loose, chosen), suit):
+        if _more_than_printed(_among(loose, chosen), suit, _prints(card // 4)[0]):
             doubted.add(n)
-        elif n in unsure and _vouch(own, suit, PIPS_AT_MOST, least):
+        elif n in unsure and _vouch(_among(said, chosen), suit, PIPS_AT_MOST, least):
             vouching.append((n, {p.suit_id: s for p, s in zip(ps, said)}))
     if not vouching:
         return doubted, set()
@@ -151,12 +152,13 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     return doubted, vouched
 
 
-def _pips_of_a_number(said: list[int], suit: int) -> bool:
-    """Whether a court's read has more signs of its ``suit`` round it (``said``: what the signs
-    that may vouch read as) than a court's picture prints: a number card's pips, round an index
-    misread as a court's (the printed design never trained on read a 10 of diamonds' "10" as a K
-    at 0.95-0.96, with five of its diamonds read surely)."""
-    return said.count(suit) > COURT_PRINTS
+def _more_than_printed(said: list[int], suit: int, printed: int) -> bool:
+    """Whether a read has more signs of its ``suit`` round it (``said``: what the signs that may
+    vouch read as) than its card prints (``printed``): a higher number card's pips, round an index
+    misread as a court's or a lower card's. The printed design never trained on read a 10 of
+    diamonds' "10" as a K at 0.95-0.96, with five of its diamonds read surely, and an 8 of hearts'
+    "8" as a 3 at 0.99, with its hearts round it."""
+    return said.count(suit) > printed
 
 
 def _among(said: list[int], chosen: np.ndarray) -> list[int]:
