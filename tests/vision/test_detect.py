@@ -74,11 +74,24 @@ def live_detector(glyph_px: float = 15.0) -> Detector:
     return det
 
 
+def face_up_in_a_row(found: list[CardFound]) -> list[CardFound]:
+    """The face-up cards found, left to right: a board's row as the dealer laid it."""
+    return sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])
+
+
+def named_in_a_row(frame_name: str, glyph_px: float, frames: int = 2) -> list[list[str]]:
+    """What the camera's detector (``glyph_px`` followed) names face up in a saved frame, left to
+    right, each of ``frames`` times it reads it ("None" for a card it leaves unnamed): a closer
+    look the first time, remembered the next."""
+    det, img = live_detector(glyph_px), cv2.imread(str(SIM_FRAMES / frame_name))
+    return [[str(f.card) for f in face_up_in_a_row(det.detect(img))] for _ in range(frames)]
+
+
 def test_DEAL_BURN_a_court_card_on_the_board_is_found_though_its_picture_has_skin_colours():
     # Missing it made the monitor take the card the shoe gave for a burn (DEAL-BURN, uncertain),
     # and then the real burn for a second one (DEAL-BURN, irregularity).
     found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "board-court-card.png")))
-    up = sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])
+    up = face_up_in_a_row(found)
     assert len(up) == 2, [(f.card, f.centre) for f in found]
     assert up[0].card == Card.parse("As")
     assert up[1].card in (None, Card.parse("Kd"))  # unnamed is allowed, a wrong name is not
@@ -91,7 +104,7 @@ def test_DEAL_DECK_a_court_whose_index_is_unsure_of_its_suit_and_whose_other_cor
     # is read); her lower index's club, read surely, is the only sign. Named Qs, the shoe's Qc was
     # "seen as Qs" (DEAL-DECK, uncertain) on a clean hand.
     found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "board-queen-of-clubs.png")))
-    up = sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])
+    up = face_up_in_a_row(found)
     assert len(up) == 2, [(f.card, f.centre) for f in found]
     assert up[0].card == Card.parse("Th")
     assert up[1].card in (None, Card.parse("Qc")) and math.dist(up[1].centre, (125, 107)) < 25
@@ -107,7 +120,7 @@ def test_DEAL_DECK_two_corners_that_lean_to_the_same_wrong_suit_do_not_add_up_to
     plain.closer = None
     for det, queen in ((plain, "None"), (live_detector(), "Qc")):
         found = det.detect(frame)
-        up = sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])
+        up = face_up_in_a_row(found)
         assert [str(f.card) for f in up] == ["Td", queen], [(f.card, f.centre, f.confidence) for f in found]
         assert math.dist(up[1].centre, (127, 123)) < 25
 
@@ -391,7 +404,7 @@ def test_DEAL_DECK_a_printed_king_of_spades_whose_index_reads_as_a_club_is_not_n
     det = live_detector(glyph_px=14.0)  # as the camera had it in that run
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-king-of-spades-read-as-club.png"))
     for _ in range(2):  # the closer look at the unnamed king, and the look remembered
-        up = sorted((f for f in det.detect(img) if f.face_up), key=lambda f: f.centre[0])
+        up = face_up_in_a_row(det.detect(img))
         assert [str(f.card) for f in up] == ["None", "8s"], [(f.card, f.centre, f.confidence) for f in up]
         assert math.dist(up[0].centre, (175, 172)) < 15
 
@@ -416,13 +429,11 @@ def test_DEAL_DECK_a_ten_read_as_a_king_sure_of_its_suit_is_not_named_a_king_by_
     # so its pips were never asked: "the shoe read Th but the camera saw Kh". Every court is asked
     # now whether it is a number card; unnamed, the ten gets the closer look, which reads the ten.
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-ten-of-hearts-read-as-king.png"))
-    plain, det = live_detector(glyph_px=12.5), live_detector(glyph_px=12.5)  # as the camera had it in that run
+    plain = live_detector(glyph_px=12.5)  # as the camera had it in that run
     plain.closer = None
     middle = min(plain.detect(img), key=lambda f: math.dist(f.centre, (187, 131)))
     assert middle.face_up and middle.card is None and math.dist(middle.centre, (187, 131)) < 15
-    for _ in range(2):
-        up = sorted((f for f in det.detect(img) if f.face_up), key=lambda f: f.centre[0])
-        assert [str(f.card) for f in up] == ["5d", "Th", "7h"], [(f.card, f.centre, f.confidence) for f in up]
+    assert named_in_a_row("board-knoll-ten-of-hearts-read-as-king.png", 12.5) == [["5d", "Th", "7h"]] * 2
 
 
 def test_DEAL_DECK_a_ten_of_diamonds_read_as_a_king_is_not_named_a_king_by_pips_half_read_as_no_suit():
@@ -444,11 +455,7 @@ def test_DEAL_DECK_an_eight_of_hearts_read_as_a_three_is_not_named_a_three_by_it
     # eight of hearts' upper index read 3h at 0.99, sure of the heart: "the shoe read 8h but the
     # camera saw 3h". More hearts lie round it than a three prints, so the 3h names nothing; the
     # closer look at the card, unnamed now, reads 8h.
-    img = cv2.imread(str(SIM_FRAMES / "board-knoll-eight-of-hearts-read-as-three.png"))
-    det = live_detector(glyph_px=13.0)
-    for _ in range(2):
-        up = sorted((f for f in det.detect(img) if f.face_up), key=lambda f: f.centre[0])
-        assert [str(f.card) for f in up] == ["8c", "4c", "8h"], [(f.card, f.centre, f.confidence) for f in up]
+    assert named_in_a_row("board-knoll-eight-of-hearts-read-as-three.png", 13.0) == [["8c", "4c", "8h"]] * 2
 
 
 def test_DEAL_DECK_a_ten_of_spades_at_a_seat_read_as_a_king_is_not_named_a_king_by_its_pips():
@@ -468,11 +475,8 @@ def test_DEAL_BOARD_EXTRA_a_pair_of_pips_read_weakly_as_an_index_is_no_card_besi
     # as an index, 6c at 0.35, with 23-pixel glyphs where the camera follows 13: an unnamed face-up
     # card reported beside the seven before the turn's burn, which the monitor took for a turn
     # dealt without burning (a false DEAL-BOARD-EXTRA, then DEAL-BURN at the real turn).
-    img = cv2.imread(str(SIM_FRAMES / "board-knoll-seven-of-clubs-pips-read-as-an-index.png"))
-    det = live_detector(glyph_px=13.0)  # as the camera had it in that run
-    for _ in range(2):
-        up = sorted((f for f in det.detect(img) if f.face_up), key=lambda f: f.centre[0])
-        assert [str(f.card) for f in up] == ["5h", "Qs", "7c"], [(f.card, f.centre, f.confidence) for f in up]
+    # 13 pixels followed, as the camera had it in that run.
+    assert named_in_a_row("board-knoll-seven-of-clubs-pips-read-as-an-index.png", 13.0) == [["5h", "Qs", "7c"]] * 2
 
 
 def test_DEAL_DECK_pips_read_as_an_index_just_after_the_camera_is_placed_do_not_set_the_size_followed():
@@ -485,7 +489,7 @@ def test_DEAL_DECK_pips_read_as_an_index_just_after_the_camera_is_placed_do_not_
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-nine-of-diamonds-pips-read-as-a-four.png"))
     det = live_detector(glyph_px=0.0)
     for _ in range(3):
-        up = sorted((f for f in det.detect(img) if f.face_up), key=lambda f: f.centre[0])
+        up = face_up_in_a_row(det.detect(img))
         assert [c for f in up if (c := str(f.card)) != "None"] == ["Ac"], [(f.card, f.centre, f.confidence) for f in up]
         assert len(up) == 3, [(f.card, f.centre) for f in up]
         assert 12.0 <= det.glyph_px <= 16.0, det.glyph_px
