@@ -25,6 +25,7 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card, misread_as
 
+from . import chips
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
@@ -775,11 +776,30 @@ class Detector:
             mask, x, y = _filled(cnt, rest.shape)
             h, w = mask.shape
             mask &= rest[y : y + h, x : x + w]
+            if _chips_side_by_side(bgr, mask, x, y, felt, card_area):
+                continue
             crop = bgr[y : y + h, x : x + w]
             paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
             backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
             parts.append(Part(mask, x, y, float(area), float(card_area), paper, bright, backs, plain))
         return out, parts
+
+
+# The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.
+QUARTER_REACH = 4
+
+
+def _chips_side_by_side(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt: np.ndarray, card_area: float) -> bool:
+    """Whether the part ``mask`` (its box's top-left corner at ``x``, ``y``) is chips side by
+    side (:func:`.chips.side_by_side`), judged on the full-size pixels off the felt's colour."""
+    r = QUARTER_REACH
+    x0, y0 = max(0, x - r), max(0, y - r)
+    crop = bgr[y0 : y + mask.shape[0] + r, x0 : x + mask.shape[1] + r]
+    near = np.zeros(crop.shape[:2], np.uint8)
+    near[y - y0 : y - y0 + mask.shape[0], x - x0 : x - x0 + mask.shape[1]] = mask
+    near = cv2.dilate(near, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    solid = ((felt_distance(crop, felt) > FELT_NEAR) * 255).astype(np.uint8) & near
+    return chips.side_by_side(solid, cv2.countNonZero(mask), math.sqrt(card_area * CARD_W_U / CARD_H_U))
 
 
 def lone_card_area(shaped: list[float], from_index: float) -> float:

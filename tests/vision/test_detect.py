@@ -458,6 +458,26 @@ def test_DEAL_DECK_an_eight_of_hearts_read_as_a_three_is_not_named_a_three_by_it
     assert named_in_a_row("board-knoll-eight-of-hearts-read-as-three.png", 13.0) == [["8c", "4c", "8h"]] * 2
 
 
+def test_DEAL_BURN_chips_side_by_side_beside_the_board_are_not_taken_for_a_face_up_card():
+    # A fresh clean run (seed 226, house-pig table 5, frame 434): five stacks of chips pushed
+    # together beside the board before the flop, one part half a card's size at quarter size, its
+    # chips' white edges taken for a face's plain stock. The monitor saw a face-up card on the
+    # board before the burn (DEAL-FLOP-EXTRA), then the flop as dealt again without one (DEAL-BURN).
+    found = live_detector(glyph_px=13.0).detect(cv2.imread(str(SIM_FRAMES / "board-knoll-chips-side-by-side.png")))
+    assert not [f for f in found if f.face_up], [(f.centre, f.confidence) for f in found if f.face_up]
+    # The muck beside them is still found, face down.
+    assert len([f for f in found if not f.face_up]) >= 3
+
+
+def test_DEAL_BURN_a_card_cut_in_two_by_a_players_arm_is_not_taken_for_chips():
+    # The same run, frame 56: a face-down card at a seat, a player's arm across it. What the arm
+    # leaves of it fits a row of disks of one size, as chips side by side do; but they lie closer
+    # than chips, and leave its corners out.
+    found = live_detector(glyph_px=13.0).detect(cv2.imread(str(SIM_FRAMES / "seat-knoll-card-under-an-arm.png")))
+    assert [(f.face_up, f.card) for f in found] == [(False, None)]
+    assert math.dist(found[0].centre, (128, 154)) < 20
+
+
 def test_DEAL_DECK_a_ten_of_spades_at_a_seat_read_as_a_king_is_not_named_a_king_by_its_pips():
     # The live frames' one wrong name (eval_live_faces.py --deck knoll, scene 128): a 10 of spades
     # beside a 6 of spades, its upper index read Ks at 0.96 and 0.97 sure of the spade. Its lower
