@@ -74,4 +74,4 @@ def side_by_side(solid: np.ndarray, part_area: float, card_width: float) -> bool
     cover = np.zeros_like(solid)
     for x, y, r in found:
         cv2.circle(cover, (x, y), round(r) + 1, 255, -1)
-    return cv2.countNonZero(cover & solid) >= COVERED * cv2.countNonZero(solid)
+    return cv2.countNonZero(cv2.bitwise_and(cover, solid)) >= COVERED * cv2.countNonZero(solid)
