@@ -17,8 +17,10 @@ from __future__ import annotations
 import collections
 import hashlib
 import math
+import struct
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -32,6 +34,8 @@ from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around
 from .regions import RegionClassifier, face_down_count, face_up_count
 
+
+T = TypeVar("T")
 
 # A corner read this sure may vote for its card together with the card's other corner.
 CANDIDATE = 0.5
@@ -85,7 +89,10 @@ FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, a
 # card stock: backs of every pattern showed 0.20 at most, whole (PLAIN_FACE_UP). The back of a
 # card lying on a turned-up 5 of spades showed 0.14, the five 0.74 (models/REPORT.md).
 PIECE_BACK_PLAIN = 0.2
-SPLITS_KEPT = 32  # face-down piles whose split a detector remembers (a table holds a dozen at most)
+# Face-down piles whose split a detector remembers (a table holds a dozen at most), and parts whose
+# chip test it remembers (two cards a seat, the board, the burns, the muck, the markers).
+SPLITS_KEPT = 32
+PARTS_KEPT = 64
 SPLIT_SAMPLE = 1000  # pixels of a pile that k-means places its centres by (see _split)
 
 
@@ -525,6 +532,7 @@ class Detector:
         self.regions = regions
         self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
+        self._chip_parts: collections.OrderedDict[bytes, bool] = collections.OrderedDict()
         # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.last_felt: np.ndarray | None = None  # the last frame's table colour
@@ -714,13 +722,13 @@ class Detector:
         the felt mask it comes from is worked out at quarter size, so frame after frame gives
         the very same pixels (nine splits in ten in the camera loop), and the same split."""
         key = hashlib.blake2b(pts.tobytes(), digest_size=16, salt=k.to_bytes(16, "little")).digest()
-        if key in self._splits:
-            self._splits.move_to_end(key)
-            return self._splits[key]
-        pieces = self._splits[key] = _split(pts, k)
-        while len(self._splits) > SPLITS_KEPT:
-            self._splits.popitem(last=False)
-        return pieces
+        return _remembered(self._splits, key, lambda: _split(pts, k))
+
+    def _chips_side_by_side(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt: np.ndarray, card_area: float) -> bool:
+        """:func:`_chips_side_by_side`, remembered by the part's place and quarter-size mask, which
+        stay the same frame after frame while the part lies still, as the splits' pixels do."""
+        key = hashlib.blake2b(mask.tobytes(), digest_size=16, salt=struct.pack("<qq", x, y)).digest()
+        return _remembered(self._chip_parts, key, lambda: _chips_side_by_side(bgr, mask, x, y, felt, card_area), PARTS_KEPT)
 
     def unread_parts(self, bgr: np.ndarray, region: np.ndarray, cards: list[CardFound], reads: list[IndexRead],
                      felt: np.ndarray) -> tuple[list[CardFound], list[Part]]:
@@ -776,7 +784,7 @@ class Detector:
             mask, x, y = _filled(cnt, rest.shape)
             h, w = mask.shape
             mask &= rest[y : y + h, x : x + w]
-            if _chips_side_by_side(bgr, mask, x, y, felt, card_area):
+            if self._chips_side_by_side(bgr, mask, x, y, felt, card_area):
                 continue
             crop = bgr[y : y + h, x : x + w]
             paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
@@ -795,11 +803,22 @@ def _chips_side_by_side(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt:
     r = QUARTER_REACH
     x0, y0 = max(0, x - r), max(0, y - r)
     crop = bgr[y0 : y + mask.shape[0] + r, x0 : x + mask.shape[1] + r]
-    near = np.zeros(crop.shape[:2], np.uint8)
-    near[y - y0 : y - y0 + mask.shape[0], x - x0 : x - x0 + mask.shape[1]] = mask
-    near = cv2.dilate(near, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
-    solid = ((felt_distance(crop, felt) > FELT_NEAR) * 255).astype(np.uint8) & near
+    placed = np.zeros(crop.shape[:2], np.uint8)
+    placed[y - y0 : y - y0 + mask.shape[0], x - x0 : x - x0 + mask.shape[1]] = mask
+    near = cv2.dilate(placed, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    solid = cv2.bitwise_and(((felt_distance(crop, felt) > FELT_NEAR) * 255).astype(np.uint8), near)
     return chips.side_by_side(solid, cv2.countNonZero(mask), math.sqrt(card_area * CARD_W_U / CARD_H_U))
+
+
+def _remembered(store: collections.OrderedDict[bytes, T], key: bytes, make: Callable[[], T], most: int = SPLITS_KEPT) -> T:
+    """``store[key]``, made by ``make`` when it is not there yet; the ``most`` used last are kept."""
+    if key in store:
+        store.move_to_end(key)
+        return store[key]
+    made = store[key] = make()
+    while len(store) > most:
+        store.popitem(last=False)
+    return made
 
 
 def lone_card_area(shaped: list[float], from_index: float) -> float:
