@@ -3,12 +3,12 @@
 A lone chip or stack is told from a card by its outline, which fills its enclosing circle
 (:data:`.detect.ROUND`). Stacks pushed together into the pot, or a bet of several stacks, touch
 one another; their outline is no circle, and the not-felt mask that finds cards, worked out at
-quarter size, closes the felt between them into one blocky part the size of half a card. A
-region classifier that has seen chips mostly alone may take such a part for an unread face-up
-card: five stacks beside the board were taken for one, dealt before the burn, and the monitor
-called the flop a misdeal (models/REPORT.md, "Chips side by side").
+quarter size, closes the felt between them into one blocky part the size of half a card, and
+the chips' white edges pass for a face's plain card stock: five stacks beside the board were taken
+for an unread face-up card dealt before the burn, and the monitor called the flop a misdeal
+(models/REPORT.md, "Chips side by side").
 
-At full size the part shows what it is: the largest disks that fit in it (from the distance to its
+Looked at closer, the part shows what it is: the largest disks that fit in it (from the distance to its
 edge) are of one size, far smaller than a card is wide, they lie a chip's width apart, and
 together they cover the whole part. A card, or what a hand leaves of one, fits one large disk,
 or a row of disks along its middle that lie closer than their size and leave its corners out.
@@ -38,7 +38,8 @@ CHIP_APART = 1.5
 # mask. A back printed with dots on the felt's own colour is found by its print
 # (:func:`.detect.patterned`); its dots are round things of one size too, but a small share of it.
 FILLED = 0.6
-MOST_DISKS = 24  # a pot pushed together; more than this is no few chips side by side
+# Stacks at most: 48 casino chips lie in about 10 cards' area, near the largest part looked at.
+MOST_DISKS = 48
 
 
 def disks(solid: np.ndarray) -> list[tuple[int, int, float]]:
@@ -58,8 +59,8 @@ def disks(solid: np.ndarray) -> list[tuple[int, int, float]]:
 
 
 def side_by_side(solid: np.ndarray, part_area: float, card_width: float) -> bool:
-    """Whether ``solid`` (255 off the felt's colour, at full size, round a part of ``part_area``
-    pixels) is chips side by side: most of the part, and two to :data:`MOST_DISKS` disks of one
+    """Whether ``solid`` (255 off the felt's colour, round a part of ``part_area`` pixels) is
+    chips side by side: most of the part, and two to :data:`MOST_DISKS` disks of one
     size, smaller than a chip's share of ``card_width`` (pixels), a chip's width apart, covering
     all but a sliver of it."""
     solid = cv2.morphologyEx(solid, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))

@@ -795,8 +795,8 @@ class Detector:
 
 # The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.
 QUARTER_REACH = 4
-# Cards this wide (pixels) or more are looked at for chips at half size: a chip is still 7 pixels
-# across or more there, and the test costs a quarter as much.
+# Cards this wide (pixels) or more are looked at for chips at half size, which costs a third as
+# much: a drawn chip's radius (0.17 of a card's width; a casino chip's is 0.31) is 7 pixels there.
 CHIPS_AT_HALF = 80.0
 
 
@@ -808,8 +808,9 @@ def _chips_side_by_side(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt:
     step = 2 if card_width >= CHIPS_AT_HALF else 1
     r = QUARTER_REACH
     x0, y0 = max(0, x - r), max(0, y - r)
-    crop = bgr[y0 : y + mask.shape[0] + r : step, x0 : x + mask.shape[1] + r : step]
-    placed = np.zeros((bgr[y0 : y + mask.shape[0] + r, x0 : x + mask.shape[1] + r]).shape[:2], np.uint8)
+    x1, y1 = min(bgr.shape[1], x + mask.shape[1] + r), min(bgr.shape[0], y + mask.shape[0] + r)
+    crop = bgr[y0:y1:step, x0:x1:step]
+    placed = np.zeros((y1 - y0, x1 - x0), np.uint8)
     placed[y - y0 : y - y0 + mask.shape[0], x - x0 : x - x0 + mask.shape[1]] = mask
     reach = 2 * r // step + 1
     near = cv2.dilate(np.ascontiguousarray(placed[::step, ::step]), np.ones((reach, reach), np.uint8))
