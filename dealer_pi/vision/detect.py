@@ -89,6 +89,13 @@ FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, a
 # card stock: backs of every pattern showed 0.20 at most, whole (PLAIN_FACE_UP). The back of a
 # card lying on a turned-up 5 of spades showed 0.14, the five 0.74 (models/REPORT.md).
 PIECE_BACK_PLAIN = 0.2
+# A part's card stock is of the colour of the named faces' stock in the same frame: pixels this far
+# from it (Lab's a and b together) are no card stock, however pale. A light lilac back lay 20 from
+# the faces, a pale pink one 8 (its white margin 0); on the real photos each face's stock lies
+# within 9 of the photo's, and of a face's pale pixels 13 in 100 at most lie further than 8 in nine
+# faces of ten.
+STOCK_NEAR = 8.0
+STOCK_PIXELS = 20  # pale pixels of a named card that say what its stock's colour is
 # Face-down piles whose split a detector remembers (a table holds a dozen at most), and parts whose
 # chip test it remembers (two cards a seat, the board, the burns, the muck, the markers).
 SPLITS_KEPT = 32
@@ -464,19 +471,49 @@ def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: f
     return count
 
 
-def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int) -> tuple[float, float]:
+def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
+                 stock: tuple[float, float] | None = None) -> tuple[float, float]:
     """Shares of the masked pixels that look like white card stock (``bright``: see
     :func:`frame_brightness`): all of it, and the plain stock alone, in stretches at least
-    ``grain`` pixels across."""
+    ``grain`` pixels across. ``stock``: the colour of the frame's card stock (see
+    :func:`stock_colour`); only pixels within :data:`STOCK_NEAR` of it count."""
     if not mask.any():
         return 0.0, 0.0
     x, y, w, h = cv2.boundingRect(mask)
     inside = mask[y : y + h, x : x + w] > 0
     paper = is_paper(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2HSV), bright)
+    if stock is not None:
+        paper &= _stock_distance(bgr[y : y + h, x : x + w], stock) <= STOCK_NEAR
     plain = paper
     if grain > 1:
         plain = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, np.ones((grain, grain), np.uint8)) > 0
     return float(paper[inside].mean()), float(plain[inside].mean())
+
+
+def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> tuple[float, float] | None:
+    """The colour of this frame's card stock, as Lab's a and b: the middle colour of the pale
+    pixels of the named face-up cards in ``cards`` (every other pixel of each is enough); None
+    where no card is named."""
+    colours = []
+    for f in cards:
+        if f.card is None or not f.face_up:
+            continue
+        mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
+        crop = bgr[y : y + mask.shape[0] : 2, x : x + mask.shape[1] : 2]
+        pale = is_paper(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), bright) & (mask[::2, ::2] > 0)
+        if np.count_nonzero(pale) >= STOCK_PIXELS:
+            lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+            colours.append((float(np.median(lab[..., 1][pale])), float(np.median(lab[..., 2][pale]))))
+    if not colours:
+        return None
+    return float(np.median([c[0] for c in colours])), float(np.median([c[1] for c in colours]))
+
+
+def _stock_distance(bgr: np.ndarray, stock: tuple[float, float]) -> np.ndarray:
+    """How far each pixel's colour lies from ``stock`` in Lab's a and b."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    distance: np.ndarray = np.hypot(lab[..., 1] - stock[0], lab[..., 2] - stock[1])
+    return distance
 
 
 def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray) -> tuple[float, float]:
@@ -774,6 +811,7 @@ class Detector:
             box &= ~skin(bgr[y0:y1, x0:x1], card_area, box)
             box[:] = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
         parts = []
+        stock, stock_known = None, False  # the card stock's colour, for the first part that asks
         for cnt in _outer_contours(rest):
             area = cv2.contourArea(cnt)
             if area < 0.45 * card_area or area > 12 * card_area:
@@ -788,6 +826,12 @@ class Detector:
                 continue
             crop = bgr[y : y + h, x : x + w]
             paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
+            if plain > PIECE_BACK_PLAIN:
+                # Pale enough for card stock: of the card stock's colour too, where a face says it.
+                if not stock_known:
+                    stock, stock_known = stock_colour(bgr, cards, bright), True
+                if stock is not None:
+                    paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock)
             backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
             parts.append(Part(mask, x, y, float(area), float(card_area), paper, bright, backs, plain))
         return out, parts
