@@ -15,6 +15,7 @@ index reads are used, so ``detect`` still works on any photo.
 from __future__ import annotations
 
 import collections
+import functools
 import hashlib
 import math
 import struct
@@ -785,7 +786,10 @@ class Detector:
         # A pattern on a card back can look a little like an index: an unread "face-up card" that
         # is not on plain white card stock is dropped here, and its region is found again as face down.
         bright = frame_brightness(bgr)
-        cards = [f for f in cards if f.card is not None or _on_paper(bgr, f, bright, plain_grain(card_area))]
+        # The colour of the frame's card stock, for the first card or part that asks.
+        named = [f for f in cards if f.card is not None]
+        stock = functools.cache(lambda: stock_colour(bgr, named, bright))
+        cards = [f for f in cards if f.card is not None or _on_paper(bgr, f, bright, plain_grain(card_area), stock())]
         out = list(cards)
         explained = np.zeros(region.shape, np.uint8)
         for f in cards:
@@ -811,7 +815,6 @@ class Detector:
             box &= ~skin(bgr[y0:y1, x0:x1], card_area, box)
             box[:] = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
         parts = []
-        stock, stock_known = None, False  # the card stock's colour, for the first part that asks
         for cnt in _outer_contours(rest):
             area = cv2.contourArea(cnt)
             if area < 0.45 * card_area or area > 12 * card_area:
@@ -826,12 +829,9 @@ class Detector:
                 continue
             crop = bgr[y : y + h, x : x + w]
             paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
-            if plain > PIECE_BACK_PLAIN:
+            if plain > PIECE_BACK_PLAIN and stock() is not None:
                 # Pale enough for card stock: of the card stock's colour too, where a face says it.
-                if not stock_known:
-                    stock, stock_known = stock_colour(bgr, cards, bright), True
-                if stock is not None:
-                    paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock)
+                paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock())
             backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
             parts.append(Part(mask, x, y, float(area), float(card_area), paper, bright, backs, plain))
         return out, parts
@@ -933,10 +933,10 @@ def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, in
     return mask, x0, y0
 
 
-def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int) -> bool:
+def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: tuple[float, float] | None = None) -> bool:
     mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
     h, w = mask.shape
-    return bool(mask.size) and paper_shares(bgr[y : y + h, x : x + w], mask, bright, grain)[1] >= PLAIN_FACE_UP
+    return bool(mask.size) and paper_shares(bgr[y : y + h, x : x + w], mask, bright, grain, stock)[1] >= PLAIN_FACE_UP
 
 
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:
