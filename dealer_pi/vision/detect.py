@@ -97,6 +97,7 @@ PIECE_BACK_PLAIN = 0.2
 # faces of ten.
 STOCK_NEAR = 8.0
 STOCK_PIXELS = 20  # pale pixels of a named card that say what its stock's colour is
+STOCK_CARDS = 5  # named cards that say it
 # Face-down piles whose split a detector remembers (a table holds a dozen at most), and parts whose
 # chip test it remembers (two cards a seat, the board, the burns, the muck, the markers).
 SPLITS_KEPT = 32
@@ -493,15 +494,13 @@ def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
 
 def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> tuple[float, float] | None:
     """The colour of this frame's card stock, as Lab's a and b: the middle colour of the pale
-    pixels of the named face-up cards in ``cards`` (every other pixel of each is enough); None
-    where no card is named."""
+    pixels of the first :data:`STOCK_CARDS` named face-up cards in ``cards`` (one pixel in four
+    each way is enough); None where no card is named."""
     colours = []
-    for f in cards:
-        if f.card is None or not f.face_up:
-            continue
+    for f in [f for f in cards if f.card is not None and f.face_up][:STOCK_CARDS]:
         mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
-        crop = bgr[y : y + mask.shape[0] : 2, x : x + mask.shape[1] : 2]
-        pale = is_paper(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), bright) & (mask[::2, ::2] > 0)
+        crop = bgr[y : y + mask.shape[0] : 4, x : x + mask.shape[1] : 4]
+        pale = is_paper(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), bright) & (mask[::4, ::4] > 0)
         if np.count_nonzero(pale) >= STOCK_PIXELS:
             lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
             colours.append((float(np.median(lab[..., 1][pale])), float(np.median(lab[..., 2][pale]))))
