@@ -16,6 +16,7 @@ from dealer_pi.vision.detect import CardFound, Detector
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
+from dealer_pi.vision.surface import still_detector
 
 
 def random_table(rng: np.random.Generator) -> dict:
@@ -467,6 +468,18 @@ def test_DEAL_BURN_chips_side_by_side_beside_the_board_are_not_taken_for_a_face_
     assert not [f for f in found if f.face_up], [(f.centre, f.confidence) for f in found if f.face_up]
     # The muck beside them is still found, face down.
     assert len([f for f in found if not f.face_up]) >= 3
+
+
+def test_DEAL_BURN_a_court_card_whose_picture_prints_the_felts_colour_is_not_taken_for_chips():
+    # A held-out still (seed 300, scene 4): the printed jack of hearts on blue felt beside the
+    # king. His picture's blue triangles are the felt's colour: holes in the card that left room
+    # only for a grid of six disks of one size, and the first chip test dropped him as chips.
+    img = cv2.imread(str(SIM_FRAMES / "board-knoll-jack-of-hearts-on-blue-felt.png"))
+    for det in (still_detector(), live_detector(glyph_px=0.0)):
+        up = face_up_in_a_row(det.detect(img))
+        assert len(up) == 2, [(f.card, f.centre) for f in up]
+        assert math.dist(up[0].centre, (142, 139)) < 25 and up[0].card in (None, Card.parse("Jh"))
+        assert up[1].card == Card.parse("Kh")
 
 
 def test_DEAL_BURN_a_card_cut_in_two_by_a_players_arm_is_not_taken_for_chips():
