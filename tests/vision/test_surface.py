@@ -102,17 +102,24 @@ def _back_in_the_felts_colour(felt_bgr: tuple[int, int, int]) -> np.ndarray:
     return back
 
 
+def _looped_back(colour: tuple[int, int, int], print_colour: tuple[int, int, int], loops: int, inset: int,
+                 axes: tuple[int, int], thickness: int, seed: int) -> np.ndarray:
+    """A back of one colour printed with ``loops`` loose loops (their centres ``inset`` from the
+    edge, their half-axes in ``axes``)."""
+    back = np.empty((350, 250, 3), np.uint8)
+    back[:] = colour
+    rng = np.random.default_rng(seed)
+    for _ in range(loops):
+        centre = (int(rng.integers(inset, 250 - inset)), int(rng.integers(inset, 350 - inset)))
+        half = (int(rng.integers(*axes)), int(rng.integers(*axes)))
+        cv2.ellipse(back, centre, half, float(rng.uniform(0, 180)), 0, 360, print_colour, thickness)
+    return back
+
+
 def _back_a_shade_off_the_felt(colour: tuple[int, int, int], print_colour: tuple[int, int, int]) -> np.ndarray:
     """A back in nearly the felt's colour, printed with a few loose loops: far from the felt's
     colour only at the loops, too sparse for the print to be found as a pattern."""
-    back = np.empty((350, 250, 3), np.uint8)
-    back[:] = colour
-    rng = np.random.default_rng(7)
-    for _ in range(14):
-        centre = (int(rng.integers(20, 230)), int(rng.integers(20, 330)))
-        axes = (int(rng.integers(10, 30)), int(rng.integers(10, 30)))
-        cv2.ellipse(back, centre, axes, float(rng.uniform(0, 180)), 0, 360, print_colour, 3)
-    return back
+    return _looped_back(colour, print_colour, 14, 20, (10, 30), 3, 7)
 
 
 def test_DEAL_HOLE_COUNT_a_back_a_shade_off_the_felts_colour_is_found_whole_by_its_hue() -> None:
@@ -138,13 +145,7 @@ def test_DEAL_HOLE_COUNT_a_back_a_shade_off_the_felts_colour_is_found_whole_by_i
 def _pale_back(colour: tuple[int, int, int]) -> np.ndarray:
     """A pale back (light lilac, pale pink) printed with white loops, in a white margin: pale
     enough all over to pass for a face's plain card stock."""
-    back = np.empty((350, 250, 3), np.uint8)
-    back[:] = colour
-    rng = np.random.default_rng(11)
-    for _ in range(40):
-        centre = (int(rng.integers(0, 250)), int(rng.integers(0, 350)))
-        axes = (int(rng.integers(4, 40)), int(rng.integers(4, 40)))
-        cv2.ellipse(back, centre, axes, float(rng.uniform(0, 180)), 0, 360, (245, 245, 245), 2)
+    back = _looped_back(colour, (245, 245, 245), 40, 0, (4, 40), 2, 11)
     cv2.rectangle(back, (0, 0), (249, 349), (240, 240, 240), 12)
     return back
 
