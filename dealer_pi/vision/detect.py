@@ -786,8 +786,7 @@ class Detector:
         # is not on plain white card stock is dropped here, and its region is found again as face down.
         bright = frame_brightness(bgr)
         # The colour of the frame's card stock, for the first card or part that asks.
-        named = [f for f in cards if f.card is not None]
-        stock = functools.cache(lambda: stock_colour(bgr, named, bright))
+        stock = functools.cache(functools.partial(stock_colour, bgr, cards, bright))
         cards = [f for f in cards if f.card is not None or _on_paper(bgr, f, bright, plain_grain(card_area), stock())]
         out = list(cards)
         explained = np.zeros(region.shape, np.uint8)

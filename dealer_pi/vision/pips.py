@@ -121,7 +121,7 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
         card = int(seen.cards[n])
         suit, court = card % 4, card // 4 in COURT_RANKS
         rivals = [k for k in range(4) if k != suit]
-        least = _prints(card // 4)[1]
+        printed, least = _prints(card // 4)
         # A read unsure of its suit is doubted by as many sure signs as would settle it: one for a
         # court, whose other sign may lie under its frame or the next card. A court sure of its
         # suit is not (its picture's ornaments read as suits); any read is asked whether more
@@ -130,7 +130,7 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
             doubted.add(n)
             continue
         chosen = _vouchers(seen, n, ps, sizes)
-        if _more_than_printed(_among(loose, chosen), suit, _prints(card // 4)[0]):
+        if _more_than_printed(_among(loose, chosen), suit, printed):
             doubted.add(n)
         elif n in unsure and _vouch(_among(said, chosen), suit, PIPS_AT_MOST, least):
             vouching.append((n, {p.suit_id: s for p, s in zip(ps, said)}))
