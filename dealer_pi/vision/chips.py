@@ -40,7 +40,8 @@ CHIP_APART = 1.5
 FILLED = 0.6
 # A part whose outline fills this much of its smallest box is a card's rectangle. Chips side by
 # side fill a quarter of a circle's corners less: a row or a block of touching chips 0.79 (with
-# the felt they ring, two by two, 0.84), five in two rows 0.69; a card's outline 0.95 and more.
+# the felt they ring, two by two, 0.84), the five drawn stacks in two rows 0.75; a lone card's
+# outline fills all of its box.
 BOXED = 0.88
 # Stacks at most: 48 casino chips lie in about 10 cards' area, near the largest part looked at.
 MOST_DISKS = 48
