@@ -151,6 +151,7 @@ class Part:
     bright: float  # the frame's brightness that share was measured against (glyphs.frame_brightness)
     backs: int = 0  # stretches of card back that white card stock parts (see visible_backs)
     plain: float = 0.0  # share of plain card stock (see paper_shares)
+    off_felt: float = 1.0  # share of its area off the felt's colour, measured for face-up parts (see off_felt_share)
 
 
 def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, float], np.ndarray]:
@@ -492,6 +493,20 @@ def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
     return float(paper[inside].mean()), float(plain[inside].mean())
 
 
+def off_felt_share(bgr: np.ndarray, mask: np.ndarray, felt: np.ndarray) -> float:
+    """The share of the masked pixels that lie off the felt's colour at full size, with what they
+    enclose (a court's print of the felt's colour is a hole in its card, not felt) and the felt
+    within :data:`QUARTER_REACH` of them (the mask's edge, from quarter size). The mask is worked
+    out at quarter size, which closes the felt between cards lying a few pixels apart: an unnamed
+    card beside the board's other cards takes in the felt round it and slivers of them."""
+    inside = mask > 0
+    solid = ((felt_distance(bgr, felt) > FELT_NEAR) & inside).astype(np.uint8)
+    outlines, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(solid, outlines, -1, 1, cv2.FILLED)
+    solid = cv2.dilate(solid, np.ones((2 * QUARTER_REACH + 1,) * 2, np.uint8))
+    return float(np.count_nonzero(solid & inside) / max(1, np.count_nonzero(inside)))
+
+
 def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> tuple[float, float] | None:
     """The colour of this frame's card stock, as Lab's a and b: the middle colour of the pale
     pixels of the first :data:`STOCK_CARDS` named face-up cards in ``cards`` (one pixel in four
@@ -831,7 +846,8 @@ class Detector:
                 # Pale enough for card stock: of the card stock's colour too, where a face says it.
                 paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock())
             backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
-            parts.append(Part(mask, x, y, float(area), float(card_area), paper, bright, backs, plain))
+            off = off_felt_share(crop, mask, felt) if plain > PLAIN_FACE_UP else 1.0
+            parts.append(Part(mask, x, y, float(area), float(card_area), paper, bright, backs, plain, off))
         return out, parts
 
 

@@ -61,9 +61,9 @@ class Kind:
     confidence: float
 
 
-def by_area(part: Part) -> int:
-    """How many cards a part's area holds: a card and a quarter already counts as two."""
-    return max(1, int(part.area / part.card_area + 0.75))
+def by_area(part: Part, share: float = 1.0) -> int:
+    """How many cards a part's area (or ``share`` of it) holds: a card and a quarter already counts as two."""
+    return max(1, int(share * part.area / part.card_area + 0.75))
 
 
 def face_up_count(part: Part) -> int:
@@ -79,7 +79,8 @@ def face_up_count(part: Part) -> int:
         row = round(along / card_w)
         if row >= 2:
             return row
-    return by_area(part)
+    # Not the felt the part's quarter-size mask closed round it (:func:`.detect.off_felt_share`).
+    return by_area(part, part.off_felt)
 
 
 def face_down_count(part: Part) -> int:

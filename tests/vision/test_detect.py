@@ -470,6 +470,18 @@ def test_DEAL_BURN_chips_side_by_side_beside_the_board_are_not_taken_for_a_face_
     assert len([f for f in found if not f.face_up]) >= 3
 
 
+def test_DEAL_BOARD_EXTRA_an_unnamed_board_card_is_one_card_though_the_felt_round_it_joins_its_neighbours():
+    # A whole clean seed played (seed 228, online table 9, frame 17,765): the flop 3d, 4d, 9s,
+    # a few pixels apart. The quarter-size mask closes the felt between them, and the unread 4d's
+    # part takes in that felt and slivers of the 3d and the 9s: 1.3 cards' area, split into two
+    # unnamed face-up cards. The monitor saw a fourth board card before the burn (DEAL-BOARD-EXTRA),
+    # then the real turn as dealt again without one (DEAL-BURN).
+    found = live_detector(glyph_px=12.5).detect(cv2.imread(str(SIM_FRAMES / "board-knoll-four-of-diamonds-in-the-felt-between-its-neighbours.png")))
+    up = face_up_in_a_row(found)
+    assert len(up) == 3, [(f.card, f.centre) for f in up]
+    assert math.dist(up[1].centre, (242, 164)) < 15 and up[2].card == Card.parse("9s")
+
+
 def test_DEAL_BURN_a_court_card_whose_picture_prints_the_felts_colour_is_not_taken_for_chips():
     # A held-out still (seed 300, scene 4): the printed jack of hearts on blue felt beside the
     # king. His picture's blue triangles are the felt's colour: holes in the card that left room
