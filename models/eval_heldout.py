@@ -15,6 +15,7 @@ the table). Scored per scene:
 
 * face up: named right (where the card lies), named wrong (a card not there, or named where
   another card lies), named twice (one card reported as two);
+* face up, counted: every face-up card reported, named or not, against the truth (exact or not);
 * face down: reported count against the truth (exact or not);
 * off the table: any card reported on the floor.
 """
@@ -130,6 +131,8 @@ def score(found: list[CardFound], truth, card_h: float, size: tuple[int, int]) -
         "named_right": len(right),
         "named_wrong": sum(1 for f in found if f.card is not None and f not in right_found),
         "named_twice": len(right_found) - len(right),
+        "up_seen": sum(1 for f in found if f.face_up),
+        "up_exact": int(sum(1 for f in found if f.face_up) == len(cards)),
         "down_true": downs_true,
         "down_seen": downs_seen,
         "down_exact": int(downs_seen == downs_true),
@@ -149,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--save", type=Path, help="write each scene and the detector's drawing here")
     ap.add_argument("--whole-picture", action="store_true")
-    ap.add_argument("--misses", action="store_true", help="name each scene whose face-down count is not exact, and each wrong name")
+    ap.add_argument("--misses", action="store_true", help="name each scene whose face-down or face-up count is not exact, and each wrong name")
     ap.add_argument("--enrol", action="store_true", help="first enrol the design (one picture per card, as `vision enrol` does)")
     ap.add_argument("--model", type=Path, help="the index reader (default: the shipped one)")
     ap.add_argument("--regions", nargs="?", const=DEFAULT_REGION_MODEL, type=Path,
@@ -177,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
             total[k] = total.get(k, 0) + v
         if args.misses and not s["down_exact"]:
             print(f"scene {n}: {s['down_seen']} face down reported of {s['down_true']}")
+        if args.misses and not s["up_exact"]:
+            print(f"scene {n}: {s['up_seen']} face up reported of {s['face_up']}")
         if args.misses and s["named_wrong"]:
             right = right_names(found, truth, args.card_height)
             wrong = [f"{f.card} at ({f.centre[0]:.0f}, {f.centre[1]:.0f})" for f in found if f.card is not None and f not in right]
@@ -189,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     rec = total["named_right"] / max(1, total["face_up"])
     print(f"design {args.design} (never trained on{', enrolled' if args.enrol else ''}), {args.scenes} scenes {w}x{h}, cards {args.card_height:.0f} px tall, {1000 * t / args.scenes:.0f} ms/scene")
     print(f"face up: {total['named_right']}/{total['face_up']} named right ({rec:.3f}), {total['named_wrong']} named wrong, {total['named_twice']} named twice")
+    print(f"face up, counted: {total['up_seen']} reported of {total['face_up']}; count exact in {total['up_exact']}/{args.scenes} scenes")
     print(f"face down: {total['down_seen']} reported of {total['down_true']}; count exact in {total['down_exact']}/{args.scenes} scenes")
     print(f"off the table: {total['off_table_reported']} reported (of cards on the floor); outside the picture: {total['outside_picture']}")
     return 0
