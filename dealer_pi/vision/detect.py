@@ -503,8 +503,8 @@ def off_felt_share(bgr: np.ndarray, mask: np.ndarray, felt: np.ndarray) -> float
     solid = ((felt_distance(bgr, felt) > FELT_NEAR) & inside).astype(np.uint8)
     outlines, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(solid, outlines, -1, 1, cv2.FILLED)
-    solid = cv2.dilate(solid, np.ones((2 * QUARTER_REACH + 1,) * 2, np.uint8))
-    return float(np.count_nonzero(solid & inside) / max(1, np.count_nonzero(inside)))
+    grown = cv2.dilate(solid, np.ones((2 * QUARTER_REACH + 1,) * 2, np.uint8)) > 0
+    return int(np.count_nonzero(grown & inside)) / max(1, int(np.count_nonzero(inside)))
 
 
 def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> tuple[float, float] | None:

@@ -482,6 +482,31 @@ def test_DEAL_BOARD_EXTRA_an_unnamed_board_card_is_one_card_though_the_felt_roun
     assert math.dist(up[1].centre, (242, 164)) < 15 and up[2].card == Card.parse("9s")
 
 
+def test_DEAL_BOARD_EXTRA_a_face_up_part_counts_the_felt_closed_in_round_it_out_but_not_the_felt_coloured_print_inside():
+    from dealer_pi.vision.detect import Part, off_felt_share
+    from dealer_pi.vision.regions import face_up_count
+
+    # As measured in seed 228's flop: an unnamed card, the felt between it and the next card
+    # (14 pixels) and a sliver of that card, in a mask that reaches 2 pixels past them.
+    green = np.array([40, 120, 30], np.float32)
+    img = np.full((200, 300, 3), green, np.uint8)
+    w, h = 90, 126
+    img[37:163, 60:150] = 245  # a white card...
+    img[70:130, 80:130] = green  # ...whose picture prints the felt's colour (a hole in the card)
+    img[37:163, 164:170] = 245  # a sliver of the next card, beyond the felt between them
+    mask = np.zeros(img.shape[:2], np.uint8)
+    mask[35:165, 58:172] = 255
+    share = off_felt_share(img, mask, green)
+    area = float(np.count_nonzero(mask))
+    part = Part(mask, 0, 0, area, float(w * h), 0.9, 200.0, 0, 0.9, share)
+    assert area > 1.25 * w * h > share * area
+    assert face_up_count(part) == 1 and face_up_count(dataclasses.replace(part, off_felt=1.0)) == 2
+    # The card alone: its felt-coloured picture and the mask's margin round it count as the card.
+    alone = np.zeros_like(mask)
+    alone[33:167, 56:154] = 255
+    assert off_felt_share(img, alone, green) == 1.0
+
+
 def test_DEAL_BURN_a_court_card_whose_picture_prints_the_felts_colour_is_not_taken_for_chips():
     # A held-out still (seed 300, scene 4): the printed jack of hearts on blue felt beside the
     # king. His picture's blue triangles are the felt's colour: holes in the card that left room
