@@ -159,6 +159,25 @@ def test_DEAL_DECK_a_king_of_spades_the_frame_reads_as_a_club_is_looked_at_again
     assert looking.closer is not None and looking.closer.looked == 1
 
 
+def test_DEAL_DECK_a_black_king_the_look_reads_nothing_at_is_left_unnamed():
+    # A king of spades on the board beside the king of diamonds (seed 230, standard table 5): its
+    # upper index reads Kc at 0.93, its lower one leans to Kc too, and at double size the look
+    # reads nothing there at all. A false "the shoe read Ks but the camera saw Kc" (DEAL-DECK).
+    img = frame("board-knoll-king-of-spades-the-look-reads-nothing.png")
+    assert named_at(camera_detector(0, 13.0).detect(img)) == [Card.parse("Kd"), Card.parse("Kc")]
+    looking = camera_detector(LOOKS_PER_FRAME, 13.0)
+    for _ in range(2):  # looked at, and then remembered while it lies still
+        found = looking.detect(img)
+        assert named_at(found) == [Card.parse("Kd"), None]
+        assert [f.guess for f in found if f.face_up] == [None, None]
+    assert looking.closer is not None and looking.closer.looked == 1
+
+
+def named_at(found: list[CardFound]) -> list[Card | None]:
+    """The face-up cards' names, left to right."""
+    return [f.card for f in sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])]
+
+
 def test_DEAL_DECK_a_black_king_the_look_reads_the_same_keeps_its_name_and_a_red_king_is_not_looked_at():
     # The drawn deck's kings of clubs and hearts on the board: the king of clubs is looked at, and
     # the look, reading the same card, leaves its name; the king of hearts is not looked at (a
