@@ -151,7 +151,8 @@ class Part:
     bright: float  # the frame's brightness that share was measured against (glyphs.frame_brightness)
     backs: int = 0  # stretches of card back that white card stock parts (see visible_backs)
     plain: float = 0.0  # share of plain card stock (see paper_shares)
-    off_felt: float = 1.0  # share of its area off the felt's colour, measured for face-up parts (see off_felt_share)
+    off_felt: float = 1.0  # share of its area off the felt's colour, measured for face-up parts (see off_felt)
+    apart: int = 0  # cards the felt parts it into along its length, measured for face-up parts (see off_felt)
 
 
 def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, float], np.ndarray]:
@@ -493,18 +494,43 @@ def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
     return float(paper[inside].mean()), float(plain[inside].mean())
 
 
-def off_felt_share(bgr: np.ndarray, mask: np.ndarray, felt: np.ndarray) -> float:
-    """The share of the masked pixels that lie off the felt's colour at full size, with what they
-    enclose (a court's print of the felt's colour is a hole in its card, not felt) and the felt
-    within :data:`QUARTER_REACH` of them (the mask's edge, from quarter size). The mask is worked
-    out at quarter size, which closes the felt between cards lying a few pixels apart: an unnamed
-    card beside the board's other cards takes in the felt round it and slivers of them."""
+def off_felt(bgr: np.ndarray, mask: np.ndarray, felt: np.ndarray) -> tuple[float, int]:
+    """How much of the masked part lies off the felt's colour at full size, as the share of its
+    pixels (see :func:`off_felt_share`) and as cards lying apart along its length (see
+    :func:`cards_apart`). The mask is worked out at quarter size, which closes the felt between
+    cards lying a few pixels apart: an unnamed card beside the board's other cards takes in the
+    felt round it and slivers of them, and a row of unnamed cards the felt between them."""
     inside = mask > 0
     solid = ((felt_distance(bgr, felt) > FELT_NEAR) & inside).astype(np.uint8)
     outlines, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(solid, outlines, -1, 1, cv2.FILLED)
+    return off_felt_share(solid, inside), cards_apart(solid, inside)
+
+
+def off_felt_share(solid: np.ndarray, inside: np.ndarray) -> float:
+    """The share of the part's pixels (``inside``) that lie off the felt's colour (``solid``,
+    with what they enclose: a court's print of the felt's colour is a hole in its card, not felt)
+    or within :data:`QUARTER_REACH` of them (the mask's edge, from quarter size)."""
     grown = cv2.dilate(solid, np.ones((2 * QUARTER_REACH + 1,) * 2, np.uint8)) > 0
     return int(np.count_nonzero(grown & inside)) / max(1, int(np.count_nonzero(inside)))
+
+
+def cards_apart(solid: np.ndarray, inside: np.ndarray) -> int:
+    """How many stretches of the part, each at least :data:`APART_LENGTH` of its width long,
+    the felt cuts it into along its length (the long side of its smallest box): the cards of a
+    row lying a few pixels apart. A stretch is the positions along the length where the pixels
+    off the felt's colour (``solid``) fill :data:`APART_FILL` of the part's width or more."""
+    (_, _), (w, h), angle = cv2.minAreaRect(cv2.findNonZero(inside.astype(np.uint8)))
+    across = min(w, h)
+    theta = math.radians(angle if w >= h else angle + 90.0)
+    ys, xs = np.nonzero(solid)
+    if not len(xs) or across < 1:
+        return 0
+    along = xs * math.cos(theta) + ys * math.sin(theta)
+    filled = np.bincount((along - along.min()).astype(np.intp)) >= APART_FILL * across
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], filled.astype(np.int8), [0]))))
+    lengths = edges[1::2] - edges[0::2]
+    return int(np.count_nonzero(lengths >= APART_LENGTH * across))
 
 
 def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> tuple[float, float] | None:
@@ -846,13 +872,19 @@ class Detector:
                 # Pale enough for card stock: of the card stock's colour too, where a face says it.
                 paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock())
             backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
-            off = off_felt_share(crop, mask, felt) if plain > PLAIN_FACE_UP else 1.0
-            parts.append(Part(mask, x, y, float(area), float(card_area), paper, bright, backs, plain, off))
+            off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
+            parts.append(Part(mask, x, y, float(area), float(card_area), paper, bright, backs, plain, off, apart))
         return out, parts
 
 
 # The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.
 QUARTER_REACH = 4
+# Along a row of cards (see cards_apart), a card fills at least half the row's width at each
+# place along it (a card lying up the row fills all of it), the felt between two cards next to
+# none of it; a card is at least 0.4 of the row's width long (one lying up a row of cards on
+# their side, 0.72), a sliver of the next card a few pixels.
+APART_FILL = 0.5
+APART_LENGTH = 0.4
 # Cards this wide (pixels) or more are looked at for chips at half size, which costs a third as
 # much: a drawn chip's radius (0.17 of a card's width; a casino chip's is 0.31) is 7 pixels there.
 CHIPS_AT_HALF = 80.0

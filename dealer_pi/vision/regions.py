@@ -67,8 +67,9 @@ def by_area(part: Part, share: float = 1.0) -> int:
 
 
 def face_up_count(part: Part) -> int:
-    """How many face-up cards a part holds: a row of them lying edge to edge (a board the index
-    reader could not name) by its length, one card tall and filling its box; otherwise by area.
+    """How many face-up cards a part holds: a row of them (a board the index reader could not
+    name), one card tall and filling its box, by the felt between its cards or, lying edge to
+    edge, by its length; otherwise by area.
     Area alone counts a row of three as four, since each card's part takes in a band of shadow
     round it (3.27 cards' area, 3.36 cards long, on the design never trained on). A fanned pair
     does not fill its box, or is less than one and a half cards long, and keeps its count by area."""
@@ -76,10 +77,12 @@ def face_up_count(part: Part) -> int:
     card_w = _card_width(part)
     card_h = card_w * CARD_H_U / CARD_W_U
     if part.area >= ROW_FILL * along * across and ROW_HEIGHT[0] * card_h <= across <= ROW_HEIGHT[1] * card_h:
-        row = round(along / card_w)
+        # Cards a few pixels apart, by the felt between them (its length counts a third card
+        # with the felt between three as four); cards edge to edge, by the row's length.
+        row = part.apart if part.apart >= 2 else round(along / card_w)
         if row >= 2:
             return row
-    # Not the felt the part's quarter-size mask closed round it (:func:`.detect.off_felt_share`).
+    # Not the felt the part's quarter-size mask closed round it (:func:`.detect.off_felt`).
     return by_area(part, part.off_felt)
 
 

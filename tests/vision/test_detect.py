@@ -482,8 +482,22 @@ def test_DEAL_BOARD_EXTRA_an_unnamed_board_card_is_one_card_though_the_felt_roun
     assert math.dist(up[1].centre, (242, 164)) < 15 and up[2].card == Card.parse("9s")
 
 
+def test_DEAL_BOARD_EXTRA_a_flop_read_unnamed_a_few_pixels_apart_is_three_cards_not_four():
+    # Seed 231, roberts table 6 filmed alone, frame 293: the flop Qc, Qd, 6c and the turn 7d,
+    # about 20 pixels apart. Where the flop is unnamed, its row of three is 3.5 cards long, four
+    # by its length; where the queen of diamonds is named from an index read a little high, the
+    # rest of her and the queen of clubs are two cards by area. Either way one card too many: the
+    # monitor saw the river before its burn (DEAL-BOARD-EXTRA), then the river dealt again without
+    # one (DEAL-BURN).
+    img = cv2.imread(str(SIM_FRAMES / "board-knoll-flop-and-turn-a-few-pixels-apart.png"))
+    for glyph_px in (0.0, 13.0):
+        up = face_up_in_a_row(live_detector(glyph_px).detect(img))
+        assert [round(f.centre[0], -1) for f in up] == [120, 230, 340, 450], [(f.card, f.centre) for f in up]
+        assert up[3].card == Card.parse("7d") and all(f.card in (None, Card.parse(c)) for f, c in zip(up, ("Qc", "Qd", "6c")))
+
+
 def test_DEAL_BOARD_EXTRA_a_face_up_part_counts_the_felt_closed_in_round_it_out_but_not_the_felt_coloured_print_inside():
-    from dealer_pi.vision.detect import Part, off_felt_share
+    from dealer_pi.vision.detect import Part, off_felt
     from dealer_pi.vision.regions import face_up_count
 
     # As measured in seed 228's flop: an unnamed card, the felt between it and the next card
@@ -496,15 +510,38 @@ def test_DEAL_BOARD_EXTRA_a_face_up_part_counts_the_felt_closed_in_round_it_out_
     img[37:163, 164:170] = 245  # a sliver of the next card, beyond the felt between them
     mask = np.zeros(img.shape[:2], np.uint8)
     mask[35:165, 58:172] = 255
-    share = off_felt_share(img, mask, green)
+    share, apart = off_felt(img, mask, green)
     area = float(np.count_nonzero(mask))
-    part = Part(mask, 0, 0, area, float(w * h), 0.9, 200.0, 0, 0.9, share)
-    assert area > 1.25 * w * h > share * area
+    part = Part(mask, 0, 0, area, float(w * h), 0.9, 200.0, 0, 0.9, share, apart)
+    assert area > 1.25 * w * h > share * area and apart == 1  # the sliver is no card
     assert face_up_count(part) == 1 and face_up_count(dataclasses.replace(part, off_felt=1.0)) == 2
     # The card alone: its felt-coloured picture and the mask's margin round it count as the card.
     alone = np.zeros_like(mask)
     alone[33:167, 56:154] = 255
-    assert off_felt_share(img, alone, green) == 1.0
+    assert off_felt(img, alone, green) == (1.0, 1)
+
+
+def test_DEAL_BOARD_EXTRA_a_row_of_unnamed_face_up_cards_a_few_pixels_apart_is_counted_by_the_felt_between_them():
+    from dealer_pi.vision.detect import Part, off_felt
+    from dealer_pi.vision.regions import face_up_count
+
+    # As in seed 231's board (Qc, Qd, 6c unnamed, about 20 pixels apart): the row is 3.5 cards long, and
+    # by its length alone four cards.
+    green = np.array([40, 120, 30], np.float32)
+    img = np.full((200, 400, 3), green, np.uint8)
+    w, h, gap = 90, 126, 20
+    for k in range(3):
+        img[37:163, 30 + k * (w + gap) : 30 + k * (w + gap) + w] = 245
+    mask = np.zeros(img.shape[:2], np.uint8)
+    mask[33:167, 26 : 34 + 3 * w + 2 * gap] = 255
+    share, apart = off_felt(img, mask, green)
+    part = Part(mask, 0, 0, float(np.count_nonzero(mask)), float(w * h), 0.9, 200.0, 0, 0.9, share, apart)
+    assert apart == 3 and face_up_count(part) == 3
+    assert face_up_count(dataclasses.replace(part, apart=0)) == 4  # by its length
+    # Edge to edge, the row is one stretch, and its length counts it.
+    img[37:163, 30 : 30 + 3 * w + 2 * gap] = 245
+    share, apart = off_felt(img, mask, green)
+    assert apart == 1 and face_up_count(dataclasses.replace(part, off_felt=share, apart=apart)) == 4
 
 
 def test_DEAL_BURN_a_court_card_whose_picture_prints_the_felts_colour_is_not_taken_for_chips():
