@@ -116,8 +116,9 @@ class CloserLook:
         """``found`` after a closer look at frame ``bgr``'s unnamed face-up cards (named where the
         look names them) and at its cards named with a rank a small index is misread as (left unnamed
         where the look reads another name there, that name their guess, or names nothing there and
-        leans to other cards only, or reads nothing at all at a black king named barely). ``read``: the cards a box of the frame (x, y, width, height)
-        shows, read at double size; an unnamed one with a guess is what a read there leans to."""
+        leans to other cards only, or reads nothing at all at a black king named barely). ``read``:
+        the cards a box of the frame (x, y, width, height) shows, read at double size; an unnamed
+        one with a guess is what a read there leans to."""
         self.frame += 1
         named = {f.card for f in found if f.card is not None}
         budget = self.looks_per_frame
