@@ -28,12 +28,12 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card, misread_as
 
-from . import chips
+from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around
-from .regions import RegionClassifier, face_down_count, face_up_count, lobes
+from .regions import LOBE, RegionClassifier, face_down_count, face_up_count, lobes
 
 
 T = TypeVar("T")
@@ -611,6 +611,7 @@ class Detector:
         self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
         self._chip_parts: collections.OrderedDict[bytes, bool] = collections.OrderedDict()
+        self._racks: collections.OrderedDict[bytes, bool] = collections.OrderedDict()
         # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.last_felt: np.ndarray | None = None  # the last frame's table colour
@@ -802,6 +803,12 @@ class Detector:
         key = hashlib.blake2b(pts.tobytes(), digest_size=16, salt=k.to_bytes(16, "little")).digest()
         return _remembered(self._splits, key, lambda: _split(pts, k))
 
+    def _rack(self, crop: np.ndarray, mask: np.ndarray, x: int, y: int, card_area: float) -> bool:
+        """:func:`.racks.is_rack` (room for a card: a part of :data:`.regions.LOBE` cards' area),
+        remembered by the part's place and mask, as :meth:`_chips_side_by_side` is."""
+        key = hashlib.blake2b(mask.tobytes(), digest_size=16, salt=struct.pack("<qq", x, y)).digest()
+        return _remembered(self._racks, key, lambda: racks.is_rack(crop, mask, LOBE * card_area), PARTS_KEPT)
+
     def _chips_side_by_side(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt: np.ndarray, card_area: float) -> bool:
         """:func:`_chips_side_by_side`, remembered by the part's place and quarter-size mask, which
         stay the same frame after frame while the part lies still, as the splits' pixels do."""
@@ -877,7 +884,7 @@ class Detector:
 
     def _part(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, area: float, card_area: float, bright: float,
               felt: np.ndarray, stock: Callable[[], tuple[float, float] | None]) -> list[Part]:
-        """What the rules measure of one part (none where it is chips side by side)."""
+        """What the rules measure of one part (none where it is chips side by side or a chip rack)."""
         if self._chips_side_by_side(bgr, mask, x, y, felt, card_area):
             return []
         h, w = mask.shape
@@ -887,6 +894,8 @@ class Detector:
             # Pale enough for card stock: of the card stock's colour too, where a face says it.
             paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock())
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
+        if not backs and plain <= PLAIN_FACE_UP and self._rack(crop, mask, x, y, card_area):
+            return []
         off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
         return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart)]
 

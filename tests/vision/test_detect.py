@@ -15,6 +15,7 @@ from dealer_pi.engine.cards import FULL_DECK, Card
 from dealer_pi.vision.detect import CardFound, Detector
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
+from dealer_pi.vision.racks import is_rack
 from dealer_pi.vision.regions import lobes
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
 from dealer_pi.vision.surface import still_detector
@@ -843,6 +844,41 @@ def test_DEAL_HOLE_COUNT_a_part_is_cut_only_where_it_narrows_to_less_than_a_card
     chip = lone.copy()
     cv2.circle(chip, (148, 100), 20, 255, -1)
     assert len(lobes(np.hstack([chip, np.zeros((200, 40), np.uint8)]), card_area)) == 1
+
+
+@pytest.mark.parametrize("frame_name", ["rack-across-a-rack-below-the-board", "rack-with-chips-on-it-below-the-board"])
+def test_DEAL_BURN_a_chip_rack_with_chips_or_another_rack_on_it_is_no_face_down_card(frame_name: str) -> None:
+    # Held-out stills (eval_heldout.py --seed 500, scenes 1 and 17), cut below the board: a chip
+    # rack with a second rack across it, and one with two chips on it. Either outline is no long
+    # bar, and with no face's plain stock each was a face-down card: a burn or a hole card too many.
+    frame = cv2.imread(str(SIM_FRAMES / f"{frame_name}.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        found = det.detect(frame)
+        assert not [f.centre for f in found if not f.face_up]
+        assert sum(1 for f in found if f.card is not None) >= 1  # the board's cards are still read
+
+
+def test_DEAL_HOLE_COUNT_a_back_of_one_flat_colour_is_no_rack_but_a_bar_of_it_is() -> None:
+    rng = np.random.default_rng(3)
+    card_room = 0.45 * 110 * 154
+    crop = np.zeros((200, 200, 3), np.uint8)
+    crop[:] = rng.integers(0, 255, 3)
+    # A card-shaped stretch of one colour (a plain back, or a back's ground with its print closed).
+    card = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(card, (40, 20), (150, 174), 255, -1)
+    assert not is_rack(crop, card, card_room)
+    # A bar three times as long as wide, with a chip on it: a rack.
+    bar = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(bar, (70, 10), (125, 190), 255, -1)
+    cv2.circle(crop, (120, 100), 22, (200, 60, 220), -1)
+    cv2.circle(bar, (120, 100), 22, 255, -1)
+    assert is_rack(crop, bar, card_room)
+    # The same bar beside a card's worth of something else is no rack: a card may lie there.
+    more = bar.copy()
+    cv2.rectangle(more, (126, 40), (199, 199), 255, -1)
+    crop[40:, 126:] = (250, 250, 250)
+    crop[40:, 126:][::4] = (20, 20, 20)
+    assert not is_rack(crop, more, card_room)
 
 
 def _light_patterned_back() -> np.ndarray:
