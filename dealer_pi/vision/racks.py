@@ -3,7 +3,8 @@
 A rack alone is long and thin, and the rules drop it by its outline (:data:`.detect.ELONGATED`).
 Chips lying on it, a second rack across it, or the corner of a card beside it give its part a
 card's outline, and with no face's plain stock the part was counted as a face-down card: a seat's
-third card, or a burn too many (models/REPORT.md, "Chip racks and a burn card on a seat's pair").
+third card, or a burn too many (models/REPORT.md, "A burn card touching a seat's pair, and chip
+racks").
 
 Its colours say what it is. A card back is a pattern, or a margin round one: its commonest colour,
 the gaps of the pattern closed, covers a card-shaped stretch. A rack's covers a bar, and that bar
@@ -16,14 +17,14 @@ import cv2
 import numpy as np
 
 # Colours are counted in cubes of this many Lab units; a colour within NEAR of the commonest cube's
-# mean is that colour (a flat colour, rendered, lit and compressed, spreads over 10 or so).
+# mean is that colour.
 CUBE = 12
 NEAR = 18.0
-# The commonest colour's stretch, its pattern's gaps closed (pixels at the size looked at), is a
-# bar where it is this many times as long as it is wide and fills its box as a rectangle does. In
-# the held-out stills (eval_heldout.py, seeds 100 to 500; 275 parts) racks' bars were 3.0 to 3.3
-# times as long as wide and filled 0.83 to 1.0 of their box (a rack cut short by the cards it lay
-# under, 2.8); in every part that held a card the stretch was 1.9 times as long as wide at most.
+# The commonest colour's stretch, its pattern's gaps (GAPS pixels) closed, is a bar where it is
+# this many times as long as it is wide and fills its box as a rectangle does. In the held-out
+# stills (eval_heldout.py, seeds 100 to 500; 275 parts) racks' bars were 3.0 to 3.3 times as long
+# as wide and filled 0.83 to 1.0 of their box (a rack cut short by the cards it lay under, 2.8); in
+# every part that held a card the stretch was 1.9 times as long as wide at most.
 GAPS = 7
 LONG = 2.7
 FILLS = 0.8

@@ -53,12 +53,12 @@ ROW_HEIGHT = (0.9, 1.25)
 
 
 # Where a part narrows to a neck less than this share of a card's width, each side is a part of
-# its own. In the held-out stills (eval_heldout.py, seeds 100 to 500) a burn card touching a seat's
-# pair made one part of 1.95 to 2.28 cards' area, 15 times; area counts under 2.25 as two. In 8 of them
-# the part narrowed where the two met to 0.4 to 0.72 of a card's width; in the rest to a card's
-# width, which is no neck, or not at all (the burn card along the pair's edge). Only a side of
-# LOBE cards' area or more is a part of its own: chips or a sliver of a card stay with the side
-# they touch.
+# its own. In the held-out stills (eval_heldout.py, seeds 100 to 500) a burn card touching a
+# seat's pair made one part of 1.95 to 2.28 cards' area, 15 times; area counts under 2.25 as two.
+# In 8 of them the part narrowed where the two met to 0.4 to 0.72 of a card's width; in the rest
+# to a card's width, which is no neck, or not at all (the burn card along the pair's edge). Only a
+# side of LOBE cards' area or more is a part of its own: chips or a sliver of a card stay with the
+# side they touch.
 NECK = 0.8
 LOBE = 0.45
 
@@ -134,8 +134,9 @@ def _card_width(part: Part) -> float:
 
 def lobes(mask: np.ndarray, card_area: float) -> list[np.ndarray]:
     """A part's mask cut where it narrows to a neck (:data:`NECK`): the masks, each as large as
-    ``mask``, of the stretches of :data:`LOBE` cards' area or more, every pixel going to the
-    stretch whose middle is nearest. One mask, ``mask`` itself, where there is no such neck."""
+    ``mask``, of the stretches of :data:`LOBE` cards' area or more. A stretch's core is what lies
+    more than half a neck from the part's edge, and every pixel goes to the nearest core. One
+    mask, ``mask`` itself, where there is no such neck."""
     if cv2.countNonZero(mask) < (1 + LOBE) * card_area:
         return [mask]
     padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
@@ -145,14 +146,15 @@ def lobes(mask: np.ndarray, card_area: float) -> list[np.ndarray]:
     if n <= 2:
         return [mask]
     near = _nearest(core)
-    big = [i for i in range(1, n) if np.count_nonzero((near == near[core_labels == i][0]) & (padded > 0)) >= LOBE * card_area]
+    on = padded > 0
+    big = [i for i in range(1, n) if np.count_nonzero((near == near[core_labels == i][0]) & on) >= LOBE * card_area]
     if len(big) < 2:
         return [mask]
     near = _nearest(np.isin(core_labels, big).astype(np.uint8))
     out = []
     for i in big:
         label = near[core_labels == i][0]
-        out.append(((near == label) & (padded > 0)).astype(np.uint8)[1:-1, 1:-1] * 255)
+        out.append(((near == label) & on).astype(np.uint8)[1:-1, 1:-1] * 255)
     return out
 
 
