@@ -803,16 +803,16 @@ class Detector:
         key = hashlib.blake2b(pts.tobytes(), digest_size=16, salt=k.to_bytes(16, "little")).digest()
         return _remembered(self._splits, key, lambda: _split(pts, k))
 
-    def _rack(self, crop: np.ndarray, mask: np.ndarray, x: int, y: int, card_area: float) -> bool:
+    def _rack(self, key: bytes, crop: np.ndarray, mask: np.ndarray, card_area: float) -> bool:
         """:func:`.racks.is_rack` (room for a card: a part of :data:`.regions.LOBE` cards' area),
-        remembered by the part's place and mask, as :meth:`_chips_side_by_side` is."""
-        key = hashlib.blake2b(mask.tobytes(), digest_size=16, salt=struct.pack("<qq", x, y)).digest()
+        remembered by the part's key (:func:`_part_key`), as :meth:`_chips_side_by_side` is."""
         return _remembered(self._racks, key, lambda: racks.is_rack(crop, mask, LOBE * card_area), PARTS_KEPT)
 
-    def _chips_side_by_side(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt: np.ndarray, card_area: float) -> bool:
-        """:func:`_chips_side_by_side`, remembered by the part's place and quarter-size mask, which
-        stay the same frame after frame while the part lies still, as the splits' pixels do."""
-        key = hashlib.blake2b(mask.tobytes(), digest_size=16, salt=struct.pack("<qq", x, y)).digest()
+    def _chips_side_by_side(self, key: bytes, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt: np.ndarray,
+                            card_area: float) -> bool:
+        """:func:`_chips_side_by_side`, remembered by the part's key (:func:`_part_key`): its place
+        and quarter-size mask stay the same frame after frame while it lies still, as the splits'
+        pixels do."""
         return _remembered(self._chip_parts, key, lambda: _chips_side_by_side(bgr, mask, x, y, felt, card_area), PARTS_KEPT)
 
     def unread_parts(self, bgr: np.ndarray, region: np.ndarray, cards: list[CardFound], reads: list[IndexRead],
@@ -872,20 +872,23 @@ class Detector:
             h, w = whole.shape
             whole &= rest[y0 : y0 + h, x0 : x0 + w]
             stretches = lobes(whole, card_area)
-            for mask in stretches:
-                x, y = x0, y0
-                if len(stretches) > 1:
-                    # Its own part, in its own box, with its share of the outline's area.
-                    bx, by, w, h = cv2.boundingRect(mask)
-                    mask, x, y = mask[by : by + h, bx : bx + w], x0 + bx, y0 + by
-                    area = cv2.contourArea(cnt) * cv2.countNonZero(mask) / cv2.countNonZero(whole)
-                parts.extend(self._part(bgr, mask, x, y, float(area), float(card_area), bright, felt, stock))
+            if len(stretches) == 1:
+                parts.extend(self._part(bgr, whole, x0, y0, float(area), float(card_area), bright, felt, stock))
+                continue
+            per_pixel = area / cv2.countNonZero(whole)
+            for stretch in stretches:
+                # Its own part, in its own box, with its share of the outline's area.
+                bx, by, w, h = cv2.boundingRect(stretch)
+                mask = stretch[by : by + h, bx : bx + w]
+                parts.extend(self._part(bgr, mask, x0 + bx, y0 + by, float(per_pixel * cv2.countNonZero(mask)),
+                                        float(card_area), bright, felt, stock))
         return out, parts
 
     def _part(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, area: float, card_area: float, bright: float,
               felt: np.ndarray, stock: Callable[[], tuple[float, float] | None]) -> list[Part]:
         """What the rules measure of one part (none where it is chips side by side or a chip rack)."""
-        if self._chips_side_by_side(bgr, mask, x, y, felt, card_area):
+        key = _part_key(mask, x, y)
+        if self._chips_side_by_side(key, bgr, mask, x, y, felt, card_area):
             return []
         h, w = mask.shape
         crop = bgr[y : y + h, x : x + w]
@@ -894,7 +897,7 @@ class Detector:
             # Pale enough for card stock: of the card stock's colour too, where a face says it.
             paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock())
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
-        if not backs and plain <= PLAIN_FACE_UP and self._rack(crop, mask, x, y, card_area):
+        if not backs and plain <= PLAIN_FACE_UP and self._rack(key, crop, mask, card_area):
             return []
         off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
         return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart)]
@@ -929,6 +932,11 @@ def _chips_side_by_side(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt:
     near = cv2.dilate(np.ascontiguousarray(placed[::step, ::step]), np.ones((reach, reach), np.uint8))
     solid = cv2.bitwise_and(((felt_distance(crop, felt) > FELT_NEAR) * 255).astype(np.uint8), near)
     return chips.side_by_side(solid, cv2.countNonZero(mask) / step**2, card_width / step)
+
+
+def _part_key(mask: np.ndarray, x: int, y: int) -> bytes:
+    """What a part's remembered answers are kept by: its mask and its box's place in the frame."""
+    return hashlib.blake2b(mask.tobytes(), digest_size=16, salt=struct.pack("<qq", x, y)).digest()
 
 
 def _remembered(store: collections.OrderedDict[bytes, T], key: bytes, make: Callable[[], T], most: int = SPLITS_KEPT) -> T:

@@ -36,11 +36,12 @@ def is_rack(crop: np.ndarray, mask: np.ndarray, card_room: float) -> bool:
     beside the bar is less than ``card_room`` pixels, too little for a card."""
     on = mask > 0
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
-    cubes = lab[on].astype(np.int32) // CUBE
+    pixels = lab[on]
+    cubes = pixels.astype(np.int32) // CUBE
     keys = (cubes[:, 0] * 32 + cubes[:, 1]) * 32 + cubes[:, 2]
     if not keys.size:
         return False
-    commonest = lab[on][keys == int(np.bincount(keys).argmax())].astype(np.float32).mean(axis=0)
+    commonest = pixels[keys == int(np.bincount(keys).argmax())].astype(np.float32).mean(axis=0)
     same = (np.linalg.norm(lab.astype(np.float32) - commonest, axis=2) < NEAR) & on
     same_u8 = cv2.morphologyEx(same.astype(np.uint8) * 255, cv2.MORPH_CLOSE, np.ones((GAPS, GAPS), np.uint8)) & mask
     n, labels, stats, _ = cv2.connectedComponentsWithStats(same_u8)

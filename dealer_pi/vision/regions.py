@@ -17,6 +17,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import cv2
@@ -145,24 +146,22 @@ def lobes(mask: np.ndarray, card_area: float) -> list[np.ndarray]:
     n, core_labels = cv2.connectedComponents(core)
     if n <= 2:
         return [mask]
-    near = _nearest(core)
     on = padded > 0
-    big = [i for i in range(1, n) if np.count_nonzero((near == near[core_labels == i][0]) & on) >= LOBE * card_area]
+    sides = _sides(core, core_labels, range(1, n), on)
+    big = [i for i, side in zip(range(1, n), sides) if np.count_nonzero(side) >= LOBE * card_area]
     if len(big) < 2:
         return [mask]
-    near = _nearest(np.isin(core_labels, big).astype(np.uint8))
-    out = []
-    for i in big:
-        label = near[core_labels == i][0]
-        out.append(((near == label) & on).astype(np.uint8)[1:-1, 1:-1] * 255)
-    return out
+    if len(big) < n - 1:  # the small sides' pixels go to the big ones
+        sides = _sides(np.isin(core_labels, big).astype(np.uint8), core_labels, big, on)
+    return [side.astype(np.uint8)[1:-1, 1:-1] * 255 for side in sides]
 
 
-def _nearest(core: np.ndarray) -> np.ndarray:
-    """For each pixel, a label of the stretch of ``core`` (1 on it) that lies nearest."""
-    _, labels = cv2.distanceTransformWithLabels(np.where(core > 0, 0, 255).astype(np.uint8), cv2.DIST_L2, 3,
-                                                labelType=cv2.DIST_LABEL_CCOMP)
-    return labels
+def _sides(core: np.ndarray, core_labels: np.ndarray, cores: Iterable[int], on: np.ndarray) -> list[np.ndarray]:
+    """The pixels of ``on`` nearer to each of ``cores`` (labels of ``core_labels``) than to any
+    other stretch of ``core`` (1 on it)."""
+    _, near = cv2.distanceTransformWithLabels(np.where(core > 0, 0, 255).astype(np.uint8), cv2.DIST_L2, 3,
+                                              labelType=cv2.DIST_LABEL_CCOMP)
+    return [(near == near[core_labels == i][0]) & on for i in cores]
 
 
 def part_inputs(bgr: np.ndarray, part: Part) -> tuple[np.ndarray, np.ndarray]:
