@@ -823,6 +823,19 @@ def test_DEAL_BURN_a_burn_card_touching_a_face_down_pair_by_a_corner_is_a_third_
         assert down[-1][1] > 200 and down[0][1] < 150, down  # the burn card below, the pair above
 
 
+def test_DEAL_HOLE_COUNT_three_backs_framed_by_margins_two_pixels_thin_are_three_cards() -> None:
+    # A held-out still (eval_heldout.py --seed 400, scene 9), cut round a seat: a face-down pair
+    # and a third card against it, lattice backs inside a white margin two or three pixels wide.
+    # One part of 2.22 cards' area, which area counts as two; each back is a stretch of its own,
+    # but a ring as wide as the opening round each found felt beyond the thin margin (0.40 to
+    # 0.44 card stock). Within two pixels of each it is the margin (0.86 to 0.94).
+    frame = cv2.imread(str(SIM_FRAMES / "three-backs-with-thin-margins-on-felt.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        down = [f.centre for f in det.detect(frame) if not f.face_up]
+        assert len(down) == 3, down
+        assert all(x < 320 and y < 380 for x, y in down), down  # the pile, not the cut pair below
+
+
 def test_DEAL_HOLE_COUNT_a_part_is_cut_only_where_it_narrows_to_less_than_a_cards_width() -> None:
     card_area = 110.0 * 154.0
     lone = np.zeros((200, 160), np.uint8)
