@@ -620,6 +620,8 @@ class Detector:
         self.follow_scale = follow_scale
         self.table_in_middle = table_in_middle
         self.glyph_px = 0.0
+        # While no size is followed, the size of the one card a frame names (for its closer look).
+        self.lone_px = 0.0
         self.regions = regions
         self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
@@ -632,21 +634,24 @@ class Detector:
     def forget_scale(self) -> None:
         """The camera was moved nearer or further: the glyph size is searched for again."""
         self.glyph_px = 0.0
+        self.lone_px = 0.0
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         cards, parts = self.survey(bgr)
         cards = cards + self._cards_of(bgr, parts)
-        if self.closer is not None and self.glyph_px > 0:
+        look_px = self.glyph_px or self.lone_px
+        if self.closer is not None and look_px > 0:
             felt = self.last_felt if self.last_region is not None else None
-            cards = self.closer.name(bgr, cards, lambda box: self._looked_at(bgr, box, felt))
+            cards = self.closer.name(bgr, cards, lambda box: self._looked_at(bgr, box, felt, look_px))
         h, w = bgr.shape[:2]
         return [_in_view(c, w, h) for c in cards]
 
-    def _looked_at(self, bgr: np.ndarray, box: tuple[int, int, int, int], felt: np.ndarray | None) -> list[CardFound]:
-        """A closer look at ``box`` of a camera frame: the cards its reads find, and what its reads
-        too unsure to name a card lean to, however weakly (:meth:`_leanings`; for :mod:`.closer`
-        only: elsewhere a guess leans at ``CANDIDATE`` or more)."""
-        reads = self.recogniser.read_box(bgr, box, self.glyph_px, felt)
+    def _looked_at(self, bgr: np.ndarray, box: tuple[int, int, int, int], felt: np.ndarray | None,
+                   glyph_px: float) -> list[CardFound]:
+        """A closer look at ``box`` of a camera frame, for glyphs of about ``glyph_px``: the cards
+        its reads find, and what its reads too unsure to name a card lean to, however weakly
+        (:meth:`_leanings`; for :mod:`.closer` only: elsewhere a guess leans at ``CANDIDATE`` or more)."""
+        reads = self.recogniser.read_box(bgr, box, glyph_px, felt)
         return self._group_reads(reads) + self._leanings(reads)
 
     def _leanings(self, reads: list[IndexRead]) -> list[CardFound]:
@@ -701,6 +706,10 @@ class Detector:
         sizes = [r.size for r in reads if r.card is not None and self._index_sized(r)] or named
         if len(sizes) >= 2:
             self.glyph_px = float(np.median(sizes)) if self.glyph_px > 0 else float(sorted(sizes)[(len(sizes) - 1) // 2])
+        # One named read is no size to follow (it may be pips), but a closer look at it is taken
+        # at its size: a fresh camera's first card, a 6 of hearts alone on the board, was named as
+        # its ten for four frames before a second card gave a size, and no look checked it.
+        self.lone_px = sizes[0] if len(sizes) == 1 else 0.0
 
     def _group_reads(self, reads: list[IndexRead]) -> list[CardFound]:
         """One card per identity (a card's corners agree); unknown reads far from named cards stay.

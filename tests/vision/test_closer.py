@@ -226,3 +226,16 @@ def test_DEAL_DECK_a_six_the_frame_reads_as_a_ten_is_looked_at_again_and_not_nam
         assert looked.card is None and looked.guess == Card.parse("6h")
         assert math.dist(looked.centre, (150, 130)) < 15
     assert looking.closer is not None and looking.closer.looked == 1
+
+
+def test_DEAL_DECK_a_fresh_cameras_first_card_is_looked_at_at_its_own_size_before_a_size_is_followed():
+    # The same six as a fresh camera's first face-up card (no glyph size followed yet): one named
+    # read is no size to follow, and before, no closer look was taken without one; the frame's Th
+    # stood for four frames, which the tracker reports. The look is taken at that read's size.
+    img = frame("board-knoll-six-read-as-ten.png")
+    fresh = camera_detector(glyph_px=0.0)
+    for _ in range(2):
+        (looked,) = [f for f in fresh.detect(img) if f.face_up]
+        assert looked.card is None and looked.guess == Card.parse("6h")
+    assert fresh.glyph_px == 0.0 and fresh.lone_px > 0  # looked at, yet no size followed
+    assert fresh.closer is not None and fresh.closer.looked == 1
