@@ -8,8 +8,8 @@ again at double size, in a box round the card alone, most of those indices come 
 Reading the whole frame so would cost four times the reading; the unnamed cards are few.
 
 The same look checks the names a small index is misread as (:data:`DOUBTED_RANKS`): a small 3
-whose open side closes reads as an 8, surely, on both corners, a thin serif 9 as a jack, and a
-king's small spade beside its picture's frame as a club.
+whose open side closes reads as an 8, surely, on both corners, a 6 as a ten, a thin serif 9 as a
+jack, and a king's small spade beside its picture's frame as a club.
 
 Each look costs a few milliseconds, so a frame takes at most ``looks_per_frame`` of them, and a
 card lying still keeps what its look found (a name, or none) for as long as a card that looks
