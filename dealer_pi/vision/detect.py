@@ -173,6 +173,13 @@ def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, f
 # The offset from one corner index to the opposite one, in index units, on the decks the card
 # shape above was measured on; other decks print their index larger or smaller than these.
 DIAGONAL_U = (CARD_W_U - 2 * RANK_X_U, CARD_H_U - 2 * RANK_Y_U)
+# A card's two corner indices lie inside it: never further apart than this share of its diagonal
+# (a tenth for a card a little nearer the camera than the calibration's plane). By glyph size
+# alone two corners may lie twice as far apart as a deck's usual index implies, and in a camera
+# frame a printed 8 of diamonds' upper index and its neighbour's, a 3 read as an 8, 216 pixels
+# apart where the card's diagonal is 163, made one 8 between the two (a turn never seen landing,
+# a false DEAL-BURN; vision_loop.py --deck knoll --seed 243, roberts table 8).
+CORNERS_APART = 1.1
 
 
 def opposite_corners(a: IndexRead, b: IndexRead, any_shape: bool = False) -> bool:
@@ -193,14 +200,18 @@ def opposite_corners(a: IndexRead, b: IndexRead, any_shape: bool = False) -> boo
     return (any_shape or 0.6 * aspect < along / across < 1.6 * aspect) and 0.6 * expected < math.hypot(vx, vy) < 2 * expected
 
 
-def one_card(a: IndexRead, b: IndexRead) -> bool:
+def one_card(a: IndexRead, b: IndexRead, card_h: float = 0.0) -> bool:
     """Whether two reads of one name can be one card's opposite corners, whichever was read
     first. The card's shape is not asked: a photo taken at a slant squeezes it, and two cards of
-    one name lying corner to corner are a foul deck, not a likely table."""
+    one name lying corner to corner are a foul deck, not a likely table. ``card_h``: a card's
+    height in pixels where the camera knows it; two indices further apart than its diagonal
+    (:data:`CORNERS_APART`) are two cards' corners, whatever size their glyphs imply."""
+    if card_h > 0 and math.dist(a.rank_xy, b.rank_xy) > CORNERS_APART * card_h * math.hypot(CARD_W_U, CARD_H_U) / CARD_H_U:
+        return False
     return opposite_corners(a, b, any_shape=True) or opposite_corners(b, a, any_shape=True)
 
 
-def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
+def _torn_cards(reads: list[IndexRead], card_h: float = 0.0) -> tuple[list[CardFound], set[int]]:
     """Cards whose two opposite corners are read as two names a misread makes (``misread_as``).
 
     Two cards lying corner to opposite corner, each implying the same card's outline, are much
@@ -215,7 +226,7 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
     this it would be two cards, or one, named wrong (a false duplicate-card or exposed-card
     alarm). A read whose own opposite corner reads the same name is a card of its own (cards
     laid out by rank overlap that way). Returns those cards and the reads they take up (the
-    pair, and the same names read again at the same places).
+    pair, and the same names read again at the same places). ``card_h``: as for :func:`one_card`.
     """
     named = [r for r in reads if r.card is not None]
     leaning = named + [r for r in reads if r.card is None and r.best is not None and r.confidence >= CANDIDATE]
@@ -225,7 +236,7 @@ def _torn_cards(reads: list[IndexRead]) -> tuple[list[CardFound], set[int]]:
         return r.card or r.best
 
     def confirmed(a: IndexRead) -> bool:  # its own opposite corner reads the same: a card of its own
-        return any(r.card == name(a) and one_card(a, r) for r in named)
+        return any(r.card == name(a) and one_card(a, r, card_h) for r in named)
 
     def same_place(a: IndexRead, b: IndexRead) -> bool:  # the card each implies is the same one
         return math.dist(outline_from_read(a)[0], outline_from_read(b)[0]) < TORN_APART * CARD_H_U * _unit(a)
@@ -725,7 +736,7 @@ class Detector:
         if self.follow_scale and self.glyph_px > 0:
             # As a frame that follows the size reads: the frame a size is found in reads every size.
             reads = [r for r in reads if r.size <= largest_around(self.glyph_px)]
-        out, torn = _torn_cards(reads)
+        out, torn = _torn_cards(reads, self.card_height_px)
         by_card: dict[Card, list[IndexRead]] = {}
         unknown: list[IndexRead] = []
         for r in reads:
@@ -742,7 +753,7 @@ class Detector:
                 c, _ = outline_from_read(r)
                 for g in groups:
                     gc, _ = outline_from_read(g[0])
-                    if math.dist(c, gc) < 0.5 * CARD_H_U * _unit(g[0]) or one_card(g[0], r):
+                    if math.dist(c, gc) < 0.5 * CARD_H_U * _unit(g[0]) or one_card(g[0], r, self.card_height_px):
                         g.append(r)
                         break
                 else:
@@ -755,7 +766,7 @@ class Detector:
                     # Only another corner is fresh evidence, not the same glyphs read twice.
                     if all(math.dist(r.rank_xy, o.rank_xy) > 2 * o.size for o in corners):
                         corners.append(r)
-                if len(corners) > 1 and one_card(corners[0], corners[1]):
+                if len(corners) > 1 and one_card(corners[0], corners[1], self.card_height_px):
                     centre, pts = outline_from_corners(corners[0], corners[1])
                 elif len(corners) > 1:
                     # Two corners: the card's centre is midway between their estimates.

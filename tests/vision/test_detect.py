@@ -1161,3 +1161,18 @@ def test_DEAL_BOARD_EXTRA_a_card_named_from_one_corner_of_a_small_index_is_drawn
     assert len(found) == 3, found
     assert all(any(math.dist(f.centre, xy) < 0.1 * height for f in found) for xy in centres)
     assert Card.parse("Kh") in {f.card for f in found}
+
+
+def test_DEAL_BURN_an_eight_and_a_three_beside_it_read_as_an_eight_are_not_one_card_between_them() -> None:
+    # A fresh clean run (vision_loop.py --deck knoll --seed 243, roberts table 8, frame 378): the
+    # printed flop 5h, Kd, 8d and the turn 3d 15 pixels to the right of the 8d, whose upper index
+    # the frame reads as an 8. The 8d's upper index and the 3d's lower one, 216 pixels apart, read
+    # the same name, and by glyph size alone two corners may lie that far apart: one 8d between
+    # the two cards. The turn was never seen landing (a false DEAL-BURN). The card's diagonal is
+    # 163 pixels here: no card's corners lie that far apart.
+    frame = cv2.imread(str(SIM_FRAMES / "board-knoll-eight-beside-a-three-read-as-an-eight.png"))
+    found = sorted((f for f in live_detector(glyph_px=13.0).detect(frame) if f.face_up), key=lambda f: f.centre[0])
+    assert [str(f.card) for f in found] == ["5h", "Kd", "8d", "None"], found
+    eight, three = found[2], found[3]
+    assert abs(eight.centre[0] - 291) < 10 and abs(three.centre[0] - 402) < 10
+    assert three.guess == Card.parse("3d")  # the closer look reads the 3
