@@ -176,9 +176,9 @@ DIAGONAL_U = (CARD_W_U - 2 * RANK_X_U, CARD_H_U - 2 * RANK_Y_U)
 # A card's two corner indices lie inside it: never further apart than this share of its diagonal
 # (a tenth for a card a little nearer the camera than the calibration's plane). By glyph size
 # alone two corners may lie twice as far apart as a deck's usual index implies, and in a camera
-# frame a printed 8 of diamonds' upper index and its neighbour's, a 3 read as an 8, 216 pixels
-# apart where the card's diagonal is 163, made one 8 between the two (a turn never seen landing,
-# a false DEAL-BURN; vision_loop.py --deck knoll --seed 243, roberts table 8).
+# frame a printed 8 of diamonds' upper index and its neighbour's lower one, a 3 read as an 8, 216
+# pixels apart where the card's diagonal is 163, made one 8 between the two (a turn never seen
+# landing, a false DEAL-BURN; vision_loop.py --deck knoll --seed 243, roberts table 8).
 CORNERS_APART = 1.1
 
 

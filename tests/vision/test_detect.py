@@ -1165,7 +1165,7 @@ def test_DEAL_BOARD_EXTRA_a_card_named_from_one_corner_of_a_small_index_is_drawn
 
 def test_DEAL_BURN_an_eight_and_a_three_beside_it_read_as_an_eight_are_not_one_card_between_them() -> None:
     # A fresh clean run (vision_loop.py --deck knoll --seed 243, roberts table 8, frame 378): the
-    # printed flop 5h, Kd, 8d and the turn 3d 15 pixels to the right of the 8d, whose upper index
+    # printed flop 5h, Kd, 8d and the turn 3d 15 pixels to the right of the 8d, whose lower index
     # the frame reads as an 8. The 8d's upper index and the 3d's lower one, 216 pixels apart, read
     # the same name, and by glyph size alone two corners may lie that far apart: one 8d between
     # the two cards. The turn was never seen landing (a false DEAL-BURN). The card's diagonal is
