@@ -491,12 +491,16 @@ def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: f
             continue
         # A back is framed by its margin: most of what borders it is white card stock. A dark
         # rail or a chip rack borders on felt and floor.
-        near = (cv2.dilate(stretch, margin) > 0) & (stretch == 0)
-        wide = (cv2.dilate(stretch, ring) > 0) & (stretch == 0)
         stock = paper[y0:y1, x0:x1]
-        if stock[near].mean() >= BACK_FRAMED_NEAR or stock[wide].mean() >= BACK_FRAMED:
+        if _stock_round(stretch, stock, margin) >= BACK_FRAMED_NEAR or _stock_round(stretch, stock, ring) >= BACK_FRAMED:
             count += 1
     return count
+
+
+def _stock_round(stretch: np.ndarray, stock: np.ndarray, reach: np.ndarray) -> float:
+    """The share of card stock (``stock``) in what lies within ``reach`` (a kernel) round ``stretch``."""
+    border = (cv2.dilate(stretch, reach) > 0) & (stretch == 0)
+    return float(stock[border].mean())
 
 
 def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
