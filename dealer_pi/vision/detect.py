@@ -180,6 +180,8 @@ DIAGONAL_U = (CARD_W_U - 2 * RANK_X_U, CARD_H_U - 2 * RANK_Y_U)
 # pixels apart where the card's diagonal is 163, made one 8 between the two (a turn never seen
 # landing, a false DEAL-BURN; vision_loop.py --deck knoll --seed 243, roberts table 8).
 CORNERS_APART = 1.1
+# Two corner indices of one card point along its length within this cosine (45 degrees).
+IN_LINE = 0.7
 
 
 def opposite_corners(a: IndexRead, b: IndexRead, any_shape: bool = False) -> bool:
@@ -198,6 +200,14 @@ def opposite_corners(a: IndexRead, b: IndexRead, any_shape: bool = False) -> boo
     expected = math.hypot(*DIAGONAL_U) * _unit(a)
     aspect = DIAGONAL_U[1] / DIAGONAL_U[0]
     return (any_shape or 0.6 * aspect < along / across < 1.6 * aspect) and 0.6 * expected < math.hypot(vx, vy) < 2 * expected
+
+
+def in_line(a: IndexRead, b: IndexRead) -> bool:
+    """Whether two reads lie along one card's length, each way up (opposite corners) or the same
+    way (a deck printing all four corners), within :data:`IN_LINE` of it, whatever a slant does.
+    A back's lattice read twice at right angles as a Kh, 0.70 and 0.72, made a Kh at 0.92."""
+    (dx, dy), (ex, ey) = a.down, b.down
+    return abs(dx * ex + dy * ey) >= IN_LINE
 
 
 def one_card(a: IndexRead, b: IndexRead, card_h: float = 0.0) -> bool:
@@ -767,8 +777,9 @@ class Detector:
                 centre, pts = outline_from_read(g[0], self.card_height_px)
                 corners = [g[0]]
                 for r in g[1:]:
-                    # Only another corner is fresh evidence, not the same glyphs read twice.
-                    if all(math.dist(r.rank_xy, o.rank_xy) > 2 * o.size for o in corners):
+                    # Only another corner is fresh evidence, not the same glyphs read twice, nor a
+                    # read at right angles to it, which no corner of the same card can be.
+                    if all(math.dist(r.rank_xy, o.rank_xy) > 2 * o.size for o in corners) and in_line(corners[0], r):
                         corners.append(r)
                 if len(corners) > 1 and one_card(corners[0], corners[1], self.card_height_px):
                     centre, pts = outline_from_corners(corners[0], corners[1])

@@ -332,6 +332,38 @@ def test_DEAL_DECK_two_cards_of_one_name_side_by_side_stay_two():
     assert len(Detector()._group_reads([a, b])) == 2
 
 
+def test_DEAL_DECK_two_reads_of_a_name_at_right_angles_are_not_two_corners_that_add_up():
+    # A held-out still's lattice back read twice as the king of hearts, 0.70 and 0.72, 35 pixels
+    # apart, one upright and one turned a quarter: together they passed for two corners, a Kh at
+    # 0.92, where no king lay (a false duplicate-card or exposed-card alarm at a table).
+    from dealer_pi.vision.detect import in_line
+    from dealer_pi.vision.recogniser import IndexRead
+
+    kh = Card.parse("Kh")
+    upright = IndexRead(None, 0.70, (651.6, 728.7), (649.6, 737.3), 10.5, kh)
+    across = IndexRead(None, 0.72, (666.1, 760.1), (657.0, 758.1), 10.5, kh)
+    assert not in_line(upright, across)
+    found = Detector()._group_reads([upright, across])
+    assert all(f.card is None for f in found) and max(f.confidence for f in found) < 0.9, [(f.card, f.confidence) for f in found]
+    # Each way up (opposite corners) or the same way (a deck printing all four corners), two
+    # reads still add up.
+    a, b = (dataclasses.replace(r, card=None, confidence=0.7) for r in _both_corners("Kh"))
+    assert in_line(a, b) and in_line(a, a)
+    [both] = Detector()._group_reads([a, b])
+    assert both.card == kh and both.confidence == pytest.approx(0.91)
+
+
+def test_DEAL_DECK_a_pair_of_lattice_backs_is_two_face_down_cards_not_a_king():
+    # The still those reads came from (eval_heldout.py --seed 700, scene 8, cut round a seat):
+    # a face-down pair with a yellow-green lattice and no margin, below the board's 7s and 3d and
+    # a seat's 2c, all of the design left out of training.
+    frame = cv2.imread(str(SIM_FRAMES / "lattice-backs-read-as-a-king-at-right-angles.png"))
+    found = still_detector().detect(frame)
+    assert {str(f.card) for f in found if f.card is not None} == {"7s", "3d", "2c"}, [(f.card, f.centre) for f in found]
+    down = [f.centre for f in found if not f.face_up]
+    assert len(down) == 2 and all(math.dist(c, (360, 355)) < 60 for c in down), down
+
+
 def _corner(card: str, xy: tuple[float, float], down: tuple[float, float], size: float, confidence: float):
     """A corner read of ``card`` (named only from 0.9 up, as the reader names)."""
     from dealer_pi.vision.recogniser import IndexRead
