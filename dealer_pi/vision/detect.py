@@ -72,6 +72,11 @@ PLAIN_FACE_UP = 0.3
 # ... unless, below what any face showed, it shows two or more framed stretches of back: a big
 # pile (the muck) at many angles shows so much of its margins that it passes 0.3 (0.31 measured).
 PLAIN_FACE_UP_SURE = 0.38
+# ... and only where a tenth of that plain stock or more lies in one piece. A face's stock is one
+# piece round its print: 0.35 and more of it in 143 unnamed face-up parts of 200 held-out scenes
+# (eval_heldout.py, seeds 100 to 1000). A back of white checks passed for a face (0.33 to 0.36
+# plain), its stock in 236 and 552 pieces, 0.01 of it in the largest (models/REPORT.md).
+PLAIN_WHOLE = 0.1
 # A stretch of card back counts as a card of its own from this share of a card's area; the
 # strip a card shows under the next in a pile is 0.08 to 0.45 of a card, stray pixels 0.02 at most.
 BACK_AREA = 0.06
@@ -162,6 +167,7 @@ class Part:
     plain: float = 0.0  # share of plain card stock (see paper_shares)
     off_felt: float = 1.0  # share of its area off the felt's colour, measured for face-up parts (see off_felt)
     apart: int = 0  # cards the felt parts it into along its length, measured for face-up parts (see off_felt)
+    whole: float = 1.0  # share of its plain card stock in one piece, measured for face-up parts (see plain_whole)
 
 
 def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, float], np.ndarray]:
@@ -521,6 +527,27 @@ def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
     :func:`stock_colour`); only pixels within :data:`STOCK_NEAR` of it count."""
     if not mask.any():
         return 0.0, 0.0
+    paper, plain, inside = _stock_masks(bgr, mask, bright, grain, stock)
+    return float(paper[inside].mean()), float(plain[inside].mean())
+
+
+def plain_whole(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
+                stock: tuple[float, float] | None = None) -> float:
+    """The share of the masked pixels' plain card stock (see :func:`paper_shares`) that lies in
+    its largest piece, side by side (1 where there is none). A face's stock is one piece round
+    its print; a back's white checks or dots are hundreds of pieces (see :data:`PLAIN_WHOLE`)."""
+    if not mask.any():
+        return 1.0
+    _, plain, inside = _stock_masks(bgr, mask, bright, grain, stock)
+    _, _, stats, _ = cv2.connectedComponentsWithStats((plain & inside).astype(np.uint8), connectivity=4)
+    pieces = stats[1:, cv2.CC_STAT_AREA]
+    return float(pieces.max() / pieces.sum()) if len(pieces) else 1.0
+
+
+def _stock_masks(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
+                 stock: tuple[float, float] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Card stock, plain card stock and the part itself, in the box round ``mask`` (see
+    :func:`paper_shares`)."""
     x, y, w, h = cv2.boundingRect(mask)
     inside = mask[y : y + h, x : x + w] > 0
     paper = is_paper(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2HSV), bright)
@@ -529,7 +556,7 @@ def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
     plain = paper
     if grain > 1:
         plain = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, np.ones((grain, grain), np.uint8)) > 0
-    return float(paper[inside].mean()), float(plain[inside].mean())
+    return paper, plain, inside
 
 
 def off_felt(bgr: np.ndarray, mask: np.ndarray, felt: np.ndarray) -> tuple[float, int]:
@@ -814,7 +841,8 @@ class Detector:
         kinds = self.regions.classify(bgr, parts) if self.regions is not None and parts else [None] * len(parts)
         for part, kind in zip(parts, kinds):
             if kind is None:  # no region classifier: the colour-and-shape rules alone
-                face_up = part.plain > PLAIN_FACE_UP and not (part.plain <= PLAIN_FACE_UP_SURE and part.backs >= 2)
+                face_up = (part.plain > PLAIN_FACE_UP and part.whole >= PLAIN_WHOLE
+                           and not (part.plain <= PLAIN_FACE_UP_SURE and part.backs >= 2))
                 if not face_up and not part.backs and _not_card_shaped(part.mask):
                     continue  # no card's margin, and long and thin or hollow: a rail, a chip rack
                 k = face_up_count(part) if face_up else face_down_count(part)
@@ -940,15 +968,18 @@ class Detector:
             return []
         h, w = mask.shape
         crop = bgr[y : y + h, x : x + w]
-        paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area))
-        if plain > PIECE_BACK_PLAIN and stock() is not None:
+        grain = plain_grain(card_area)
+        paper, plain = paper_shares(crop, mask, bright, grain)
+        tint = stock() if plain > PIECE_BACK_PLAIN else None
+        if tint is not None:
             # Pale enough for card stock: of the card stock's colour too, where a face says it.
-            paper, plain = paper_shares(crop, mask, bright, plain_grain(card_area), stock())
+            paper, plain = paper_shares(crop, mask, bright, grain, tint)
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
         if not backs and plain <= PLAIN_FACE_UP and self._rack(key, crop, mask, card_area):
             return []
         off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
-        return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart)]
+        whole = plain_whole(crop, mask, bright, grain, tint) if plain > PLAIN_FACE_UP else 1.0
+        return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole)]
 
 
 # The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.
@@ -1061,7 +1092,10 @@ def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, in
 def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: tuple[float, float] | None = None) -> bool:
     mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
     h, w = mask.shape
-    return bool(mask.size) and paper_shares(bgr[y : y + h, x : x + w], mask, bright, grain, stock)[1] >= PLAIN_FACE_UP
+    if not mask.size:
+        return False
+    crop = bgr[y : y + h, x : x + w]
+    return paper_shares(crop, mask, bright, grain, stock)[1] >= PLAIN_FACE_UP and plain_whole(crop, mask, bright, grain, stock) >= PLAIN_WHOLE
 
 
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:

@@ -364,6 +364,31 @@ def test_DEAL_DECK_a_pair_of_lattice_backs_is_two_face_down_cards_not_a_king():
     assert len(down) == 2 and all(math.dist(c, (360, 355)) < 60 for c in down), down
 
 
+def test_DEAL_HOLE_COUNT_a_pair_whose_backs_are_white_checks_is_face_down():
+    # A held-out still (eval_heldout.py --seed 600, scene 19, cut round a seat and the board): a
+    # face-down pair whose back is teal and white checks, a third of it plain white stock, as
+    # much as a face shows. Its white is in hundreds of squares, a face's in one piece round
+    # its print: the pair was two face-up cards, one of them from a read of the checks.
+    frame = cv2.imread(str(SIM_FRAMES / "white-checked-backs-beside-the-board.png"))
+    found = still_detector().detect(frame)
+    assert {str(f.card) for f in found if f.card is not None} == {"2s", "7s", "Kc", "6c"}
+    pair = [f for f in found if f.centre[1] > 250]
+    assert len(pair) == 2 and not any(f.face_up for f in pair), [(f.face_up, f.centre) for f in pair]
+
+
+def test_DEAL_HOLE_COUNT_a_faces_plain_stock_is_one_piece_and_a_checked_backs_is_not():
+    from dealer_pi.vision.detect import PLAIN_WHOLE, plain_whole
+
+    face, _ = render_face(Card.parse("Ts"), FaceStyle())
+    mask = np.full(face.shape[:2], 255, np.uint8)
+    assert plain_whole(face, mask, 255.0, 3) > 0.9
+    checks = np.full_like(face, (150, 140, 30))
+    for y in range(0, checks.shape[0], 12):
+        for x in range((y // 12) % 2 * 12, checks.shape[1], 24):
+            checks[y : y + 12, x : x + 12] = 255
+    assert plain_whole(checks, mask, 255.0, 3) < PLAIN_WHOLE
+
+
 def _corner(card: str, xy: tuple[float, float], down: tuple[float, float], size: float, confidence: float):
     """A corner read of ``card`` (named only from 0.9 up, as the reader names)."""
     from dealer_pi.vision.recogniser import IndexRead
