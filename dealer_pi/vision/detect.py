@@ -682,6 +682,9 @@ class Detector:
         # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.last_felt: np.ndarray | None = None  # the last frame's table colour
+        # Where the frame shows what is no card (the table's calibration markers, white squares
+        # of print like an unnamed face): image outlines, set by the camera's calibration.
+        self.not_cards: list[np.ndarray] = []
 
     def forget_scale(self) -> None:
         """The camera was moved nearer or further: the glyph size is searched for again."""
@@ -690,13 +693,18 @@ class Detector:
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         cards, parts = self.survey(bgr)
-        cards = cards + self._cards_of(bgr, parts)
+        cards = [c for c in cards + self._cards_of(bgr, parts) if not self._not_a_card(c)]
         look_px = self.glyph_px or self.lone_px
         if self.closer is not None and look_px > 0:
             felt = self.last_felt if self.last_region is not None else None
             cards = self.closer.name(bgr, cards, lambda box: self._looked_at(bgr, box, felt, look_px))
         h, w = bgr.shape[:2]
         return [_in_view(c, w, h) for c in cards]
+
+    def _not_a_card(self, f: CardFound) -> bool:
+        """Whether ``f`` lies on a marker (see ``not_cards``): none of the closer looks a frame takes
+        goes to it, and it is reported nowhere."""
+        return any(cv2.pointPolygonTest(outline, f.centre, False) >= 0 for outline in self.not_cards)
 
     def _looked_at(self, bgr: np.ndarray, box: tuple[int, int, int, int], felt: np.ndarray | None,
                    glyph_px: float) -> list[CardFound]:

@@ -190,6 +190,9 @@ class VisionPipeline:
         self.watch = CameraWatch(cal)
         self.gate.reset()
         self.detector.forget_scale()
+        # Every marker of the layout, seen or not: a marker's white square reads as a face-up card.
+        self.detector.not_cards = [cal.to_image(self.layout.marker_corners(i)).astype(np.float32)
+                                   for i in sorted(self.layout.markers)]
 
     @property
     def calibration(self) -> str:

@@ -151,3 +151,26 @@ def test_a_simulated_venue_enrols_its_deck_from_the_cameras_picture_of_each_card
     assert table.pipeline.detector.recogniser.enrolled and table.enrol_problems == []
     with pytest.raises(ValueError, match="faces"):
         CameraTable(seed=0, enrol=True)
+
+
+def test_the_tables_markers_are_no_cards_and_take_none_of_the_closer_looks() -> None:
+    from dealer_pi.engine.cards import Card
+    from dealer_pi.sim.felt import Felt
+    from dealer_pi.vision.closer import RELOOK_FRAMES
+    from dealer_pi.vision.detect import Detector
+
+    # A marker's white square with its print reads as an unnamed face-up card: the four of them
+    # took a closer look each on the first frames, and again every few frames, from the looks a
+    # frame can take for the cards that land.
+    table = CameraTable(seed=0)
+    felt = Felt(seed=0)
+    felt.place("board", Card.parse("Kd"), face_up=True)
+    frames = [table.camera.frame(felt, n) for n in range(RELOOK_FRAMES + 2)]
+    unaware = Detector(card_height_px=table.pipeline.detector.card_height_px, follow_scale=True)
+    assert sum(f.face_up and f.card is None for f in unaware.detect(frames[0])) == 4
+    for n, frame in enumerate(frames):
+        table.pipeline.process(n * 500, frame)  # the first frame calibrates from the markers
+        assert [str(f.card) for f in table.pipeline.last_cards] == ["Kd"], table.pipeline.last_cards
+    closer = table.pipeline.detector.closer
+    assert closer is not None and closer.looked == 0
+    table.close()
