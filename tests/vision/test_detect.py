@@ -353,6 +353,33 @@ def test_DEAL_DECK_two_reads_of_a_name_at_right_angles_are_not_two_corners_that_
     assert both.card == kh and both.confidence == pytest.approx(0.91)
 
 
+def test_DEAL_DECK_a_name_read_again_at_right_angles_within_its_card_is_a_pattern_not_a_card():
+    # A back's lattice read as one name here and there, upright and turned a quarter: no card's
+    # own index lies across it, and a deck holds one card of the name.
+    from dealer_pi.vision.recogniser import IndexRead
+
+    kh = Card.parse("Kh")
+    named_read = IndexRead(kh, 0.93, (542.7, 406.0), (534.9, 403.5), 9.0, kh)
+    across = IndexRead(None, 0.69, (556.3, 390.6), (558.9, 382.9), 9.5, kh)
+    [alone] = Detector()._group_reads([named_read])
+    assert alone.card == kh
+    found = Detector()._group_reads([named_read, across])
+    assert all(f.card is None and f.guess is None for f in found), [(f.card, f.guess) for f in found]
+    # A read the same way round (another corner of a four-index deck, say) is no pattern.
+    beside = dataclasses.replace(across, rank_xy=(556.3, 420.6), suit_xy=(548.5, 418.1))
+    assert any(f.card == kh for f in Detector()._group_reads([named_read, beside]))
+
+
+def test_DEAL_DECK_a_burn_whose_green_lattice_reads_as_kings_is_a_face_down_card():
+    # The still those reads come from (eval_heldout.py --seed 1200, scene 2, cut round the burn):
+    # a dark green lattice inside a pale margin on green felt, which the light-print pass at
+    # double size read as the king of hearts at seven places; two kings were named there.
+    frame = cv2.imread(str(SIM_FRAMES / "green-lattice-burn-read-as-kings.png"))
+    found = still_detector().detect(frame)
+    assert {str(f.card) for f in found if f.card is not None} <= {"Td"}, [(f.card, f.centre) for f in found]
+    assert any(not f.face_up and math.dist(f.centre, (220, 205)) < 30 for f in found), [(f.face_up, f.centre) for f in found]
+
+
 def test_DEAL_DECK_a_pair_of_lattice_backs_is_two_face_down_cards_not_a_king():
     # The still those reads came from (eval_heldout.py --seed 700, scene 8, cut round a seat):
     # a face-down pair with a yellow-green lattice and no margin, below the board's 7s and 3d and
