@@ -188,6 +188,10 @@ DIAGONAL_U = (CARD_W_U - 2 * RANK_X_U, CARD_H_U - 2 * RANK_Y_U)
 CORNERS_APART = 1.1
 # Two corner indices of one card point along its length within this cosine (45 degrees).
 IN_LINE = 0.7
+# A name read this many more times within a card, once across itself, is a pattern (see _crossed).
+# One read across it is not: four right names of the 772 on the real photos had one (a
+# neighbour's print, 0.54 to 0.77) and no other; a lattice back read as a king had four more.
+CROSSED = 2
 
 
 def opposite_corners(a: IndexRead, b: IndexRead, any_shape: bool = False) -> bool:
@@ -217,12 +221,14 @@ def in_line(a: IndexRead, b: IndexRead) -> bool:
 
 
 def _crossed(a: IndexRead, reads: list[IndexRead]) -> bool:
-    """Whether one of ``reads`` (leaning to ``a``'s name) lies within a card's height of ``a`` at
-    right angles to it: no card's own index can, and one card of a deck has no twin. A green
-    lattice back on green felt read as Kh seven times within a card, upright and turned a quarter,
-    at 0.65 to 0.93 (a held-out still, eval_heldout.py --seed 1200, scene 2): two kings there."""
+    """Whether ``a``'s name is a pattern's, read here and there: :data:`CROSSED` or more other
+    reads of ``reads`` (leaning to that name; not the same glyphs read again) lie within a card's
+    height of ``a``, one of them at right angles to it, which no index of ``a``'s card can be. A
+    green lattice back on green felt read as Kh seven times within a card, upright and turned a
+    quarter, at 0.65 to 0.93 (a held-out still, eval_heldout.py --seed 1200, scene 2): two kings."""
     reach = CARD_H_U * _unit(a)
-    return any(not in_line(a, r) and math.dist(a.rank_xy, r.rank_xy) < reach for r in reads)
+    near = [r for r in reads if r is not a and 2 * a.size < math.dist(a.rank_xy, r.rank_xy) < reach]
+    return len(near) >= CROSSED and any(not in_line(a, r) for r in near)
 
 
 def one_card(a: IndexRead, b: IndexRead, card_h: float = 0.0) -> bool:

@@ -361,10 +361,14 @@ def test_DEAL_DECK_a_name_read_again_at_right_angles_within_its_card_is_a_patter
     kh = Card.parse("Kh")
     named_read = IndexRead(kh, 0.93, (542.7, 406.0), (534.9, 403.5), 9.0, kh)
     across = IndexRead(None, 0.69, (556.3, 390.6), (558.9, 382.9), 9.5, kh)
+    again = IndexRead(None, 0.76, (587.3, 400.6), (589.8, 393.0), 9.5, kh)
     [alone] = Detector()._group_reads([named_read])
     assert alone.card == kh
-    found = Detector()._group_reads([named_read, across])
+    found = Detector()._group_reads([named_read, across, again])
     assert all(f.card is None and f.guess is None for f in found), [(f.card, f.guess) for f in found]
+    # One read across it is not yet a pattern: a neighbour's print, read as the name (four right
+    # names of the real photos had one).
+    assert any(f.card == kh for f in Detector()._group_reads([named_read, across]))
     # A read the same way round (another corner of a four-index deck, say) is no pattern.
     beside = dataclasses.replace(across, rank_xy=(556.3, 420.6), suit_xy=(548.5, 418.1))
     assert any(f.card == kh for f in Detector()._group_reads([named_read, beside]))
