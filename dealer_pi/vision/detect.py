@@ -542,8 +542,7 @@ def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
     :func:`stock_colour`); only pixels within :data:`STOCK_NEAR` of it count."""
     if not mask.any():
         return 0.0, 0.0
-    paper, plain, inside = _stock_masks(bgr, mask, bright, grain, stock)
-    return float(paper[inside].mean()), float(plain[inside].mean())
+    return _shares(_stock_masks(bgr, mask, bright, grain, stock))
 
 
 def plain_whole(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
@@ -553,16 +552,30 @@ def plain_whole(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
     its print; a back's white checks or dots are hundreds of pieces (see :data:`PLAIN_WHOLE`)."""
     if not mask.any():
         return 1.0
-    _, plain, inside = _stock_masks(bgr, mask, bright, grain, stock)
+    return _whole(_stock_masks(bgr, mask, bright, grain, stock))
+
+
+StockMasks = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _shares(masks: StockMasks) -> tuple[float, float]:
+    """:func:`paper_shares` from the part's masks (see :func:`_stock_masks`)."""
+    paper, plain, inside = masks
+    return float(paper[inside].mean()), float(plain[inside].mean())
+
+
+def _whole(masks: StockMasks) -> float:
+    """:func:`plain_whole` from the part's masks (see :func:`_stock_masks`)."""
+    _, plain, inside = masks
     _, _, stats, _ = cv2.connectedComponentsWithStats((plain & inside).astype(np.uint8), connectivity=4)
     pieces = stats[1:, cv2.CC_STAT_AREA]
     return float(pieces.max() / pieces.sum()) if len(pieces) else 1.0
 
 
 def _stock_masks(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
-                 stock: tuple[float, float] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Card stock, plain card stock and the part itself, in the box round ``mask`` (see
-    :func:`paper_shares`)."""
+                 stock: tuple[float, float] | None) -> StockMasks:
+    """Card stock, plain card stock and the part itself, in the box round ``mask`` (not empty;
+    see :func:`paper_shares`): worked out once for both shares and :func:`plain_whole`."""
     x, y, w, h = cv2.boundingRect(mask)
     inside = mask[y : y + h, x : x + w] > 0
     paper = is_paper(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2HSV), bright)
@@ -996,16 +1009,18 @@ class Detector:
         h, w = mask.shape
         crop = bgr[y : y + h, x : x + w]
         grain = plain_grain(card_area)
-        paper, plain = paper_shares(crop, mask, bright, grain)
+        masks = _stock_masks(crop, mask, bright, grain, None)
+        paper, plain = _shares(masks)
         tint = stock() if plain > PIECE_BACK_PLAIN else None
         if tint is not None:
             # Pale enough for card stock: of the card stock's colour too, where a face says it.
-            paper, plain = paper_shares(crop, mask, bright, grain, tint)
+            masks = _stock_masks(crop, mask, bright, grain, tint)
+            paper, plain = _shares(masks)
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
         if not backs and plain <= PLAIN_FACE_UP and self._rack(key, crop, mask, card_area):
             return []
         off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
-        whole = plain_whole(crop, mask, bright, grain, tint) if plain > PLAIN_FACE_UP else 1.0
+        whole = _whole(masks) if plain > PLAIN_FACE_UP else 1.0
         return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole)]
 
 
@@ -1119,10 +1134,10 @@ def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, in
 def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: tuple[float, float] | None = None) -> bool:
     mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
     h, w = mask.shape
-    if not mask.size:
+    if not mask.any():
         return False
-    crop = bgr[y : y + h, x : x + w]
-    return paper_shares(crop, mask, bright, grain, stock)[1] >= PLAIN_FACE_UP and plain_whole(crop, mask, bright, grain, stock) >= PLAIN_WHOLE
+    masks = _stock_masks(bgr[y : y + h, x : x + w], mask, bright, grain, stock)
+    return _shares(masks)[1] >= PLAIN_FACE_UP and _whole(masks) >= PLAIN_WHOLE
 
 
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:
