@@ -8,8 +8,8 @@ again at double size, in a box round the card alone, most of those indices come 
 Reading the whole frame so would cost four times the reading; the unnamed cards are few.
 
 The same look checks the names a small index is misread as (:data:`DOUBTED_RANKS`): a small 3
-whose open side closes reads as an 8, surely, on both corners, an 8 as a 6, a 6 as a ten, a thin serif 9 as a
-jack, and a king's small spade beside its picture's frame as a club.
+whose open side closes reads as an 8, surely, on both corners, an 8 as a 6, a 6 as a ten, a thin
+serif 9 as a jack, and a king's small spade beside its picture's frame as a club.
 
 Each look costs a few milliseconds, so a frame takes at most ``looks_per_frame`` of them, and a
 card lying still keeps what its look found (a name, or none) for as long as a card that looks
@@ -46,12 +46,13 @@ MARGIN = 0.05  # round the card's box, a share of its larger side
 # a 3 as an 8 at 0.91-0.99 in three scenes of forty; the closer look read each as its 3, and it
 # read none of the 254 right names of 3s, 6s, 8s and 9s as another card (nor 306 of the drawn
 # deck's). So the 8 is checked; the 3 and 9 are not: the looks cost time, and no wrong name of
-# theirs was seen (the 6 is, since: below). The jack is checked too: the design's serif 9 of clubs was read as its jack
-# (0.90-0.97 in every frame), the one false notice of 200 clean hands, and enrolled, a 9 of hearts as
-# its jack; the look at double size reads the 9. So is a black king: that design's king of spades
-# was read as the king of clubs on the board of three tables in 200 fresh clean hands (its small
-# spade against the picture's frame, read 0.92-0.99 a club, the picture's own spades touching the
-# frame and never read as pips); the look read two of the three Ks. A red king is not doubted: the
+# theirs was seen (the 6 is, since: below). The jack is checked too: the design's serif 9 of
+# clubs was read as its jack (0.90-0.97 in every frame), the one false notice of 200 clean hands,
+# and enrolled, a 9 of hearts as its jack; the look at double size reads the 9. So is a black
+# king: that design's king of spades was read as the king of clubs on the board of three tables
+# in 200 fresh clean hands (its small spade against the picture's frame, read 0.92-0.99 a club,
+# the picture's own spades touching the frame and never read as pips); the look read two of the
+# three Ks. A red king is not doubted: the
 # misread is of one black suit for the other, and every look taken for a name is one not taken for
 # an unnamed card. A doubted name the look cannot read keeps it, unless the look's reads at its
 # index, too unsure to name a card, lean to another card only. The ten is checked since 1,000 clean
