@@ -1016,6 +1016,11 @@ def test_DEAL_HOLE_COUNT_what_lies_on_a_rack_is_the_racks_and_a_rack_cut_short_i
     half = np.zeros((200, 200), np.uint8)
     cv2.rectangle(half, (40, 20), (150, 75), 255, -1)
     assert beside_bar(np.full((200, 200, 3), (60, 150, 40), np.uint8), half) is None
+    # A back's lattice left as a bar by a hand over the rest of its card is a pattern, not a rack.
+    lattice = np.full((200, 200, 3), 235, np.uint8)
+    yy, xx = np.mgrid[0:200, 0:200]
+    lattice[((xx + yy) % 8 < 3) | ((xx - yy) % 8 < 3)] = (170, 60, 60)
+    assert beside_bar(lattice, bar) is None
 
 
 def _light_patterned_back() -> np.ndarray:
