@@ -531,7 +531,8 @@ def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: f
 def _stock_round(stretch: np.ndarray, stock: np.ndarray, reach: np.ndarray) -> float:
     """The share of card stock (``stock``) in what lies within ``reach`` (a kernel) round ``stretch``."""
     border = (cv2.dilate(stretch, reach) > 0) & (stretch == 0)
-    return float(stock[border].mean())
+    # A stretch filling its whole box has nothing round it in view: no margin seen.
+    return float(stock[border].mean()) if border.any() else 0.0
 
 
 def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from dealer_pi.engine.cards import FULL_DECK, Card
-from dealer_pi.vision.detect import CardFound, Detector
+from dealer_pi.vision.detect import CardFound, Detector, _stock_round
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
 from dealer_pi.vision.racks import beside_bar, is_rack
@@ -1021,6 +1022,18 @@ def test_DEAL_HOLE_COUNT_what_lies_on_a_rack_is_the_racks_and_a_rack_cut_short_i
     yy, xx = np.mgrid[0:200, 0:200]
     lattice[((xx + yy) % 8 < 3) | ((xx - yy) % 8 < 3)] = (170, 60, 60)
     assert beside_bar(lattice, bar) is None
+
+
+def test_DEAL_HOLE_COUNT_a_stretch_with_nothing_round_it_in_view_shows_no_margin() -> None:
+    ring = np.ones((5, 5), np.uint8)
+    stock = np.ones((30, 40), bool)
+    whole = np.ones((30, 40), np.uint8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # not the mean of nothing
+        assert _stock_round(whole, stock, ring) == 0.0
+    inner = np.zeros((30, 40), np.uint8)
+    inner[5:25, 5:35] = 1
+    assert _stock_round(inner, stock, ring) == 1.0
 
 
 def _light_patterned_back() -> np.ndarray:
