@@ -1018,12 +1018,12 @@ class Detector:
             masks = _stock_masks(crop, mask, bright, grain, tint)
             paper, plain = _shares(masks)
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
-        if plain <= PLAIN_FACE_UP:
-            # A rack is no card where less than a card (LOBE) lies beside it. A chip on a pale rack
-            # is framed as a back is by its margin; it lies on the bar, and a back found beside the
-            # bar would take room for a stretch of back (BACK_AREA).
+        if not backs and plain <= PLAIN_FACE_UP:
+            # A rack is no card where less than a card (LOBE) lies beside it. Not where a framed
+            # back was found: a back's stretch left as a bar by a hand over its card, its margin
+            # beside it, is one (a chip on a pale rack, framed as a back, is too; it is left).
             beside = self._beside_rack(key, crop, mask)
-            if beside is not None and beside < (BACK_AREA if backs else LOBE) * card_area:
+            if beside is not None and beside < LOBE * card_area:
                 return []
         off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
         whole = _whole(masks) if plain > PLAIN_FACE_UP else 1.0
