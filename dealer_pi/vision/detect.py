@@ -707,7 +707,7 @@ class Detector:
         self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
         self._chip_parts: collections.OrderedDict[bytes, bool] = collections.OrderedDict()
-        self._racks: collections.OrderedDict[bytes, int | None] = collections.OrderedDict()
+        self._racks: collections.OrderedDict[bytes, bool] = collections.OrderedDict()
         # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.last_felt: np.ndarray | None = None  # the last frame's table colour
@@ -920,10 +920,10 @@ class Detector:
         key = hashlib.blake2b(pts.tobytes(), digest_size=16, salt=k.to_bytes(16, "little")).digest()
         return _remembered(self._splits, key, lambda: _split(pts, k))
 
-    def _beside_rack(self, key: bytes, crop: np.ndarray, mask: np.ndarray) -> int | None:
-        """:func:`.racks.beside_bar`, remembered by the part's key (:func:`_part_key`), as
-        :meth:`_chips_side_by_side` is."""
-        return _remembered(self._racks, key, lambda: racks.beside_bar(crop, mask), PARTS_KEPT)
+    def _rack(self, key: bytes, crop: np.ndarray, mask: np.ndarray, card_area: float) -> bool:
+        """:func:`.racks.is_rack` (room for a card: a part of :data:`.regions.LOBE` cards' area),
+        remembered by the part's key (:func:`_part_key`), as :meth:`_chips_side_by_side` is."""
+        return _remembered(self._racks, key, lambda: racks.is_rack(crop, mask, LOBE * card_area), PARTS_KEPT)
 
     def _chips_side_by_side(self, key: bytes, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt: np.ndarray,
                             card_area: float) -> bool:
@@ -1018,13 +1018,10 @@ class Detector:
             masks = _stock_masks(crop, mask, bright, grain, tint)
             paper, plain = _shares(masks)
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
-        if not backs and plain <= PLAIN_FACE_UP:
-            # A rack is no card where less than a card (LOBE) lies beside it. Not where a framed
-            # back was found: a back's stretch left as a bar by a hand over its card, its margin
-            # beside it, is one (a chip on a pale rack, framed as a back, is too; it is left).
-            beside = self._beside_rack(key, crop, mask)
-            if beside is not None and beside < LOBE * card_area:
-                return []
+        # Not asked where a framed back was found: a hole card under a hand shows its back as a
+        # bar with only its margin beside it (a chip on a pale rack, framed so too, stays a card).
+        if not backs and plain <= PLAIN_FACE_UP and self._rack(key, crop, mask, card_area):
+            return []
         off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
         whole = _whole(masks) if plain > PLAIN_FACE_UP else 1.0
         return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole)]

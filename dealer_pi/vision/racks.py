@@ -38,9 +38,9 @@ FLAT = 0.85
 
 def beside_bar(crop: np.ndarray, mask: np.ndarray) -> int | None:
     """How many pixels of the part ``mask`` (255 on it) of ``crop`` (BGR, the same size) lie beside
-    the stretch of its commonest colour, where that stretch lies as a long bar (:data:`LONG`,
-    :data:`FILLS`), and None where it does not. What lies on the bar (chips, whose holes in its
-    colour are filled in) is the bar's."""
+    the stretch of its commonest colour, where that stretch lies flat as a long bar (:data:`LONG`,
+    :data:`FILLS`, :data:`FLAT`), and None where it does not. What lies on the bar (chips, whose
+    holes in its colour are filled in) is the bar's."""
     on = mask > 0
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
     pixels = lab[on]

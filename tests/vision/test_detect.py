@@ -986,7 +986,7 @@ def test_DEAL_HOLE_COUNT_a_back_of_one_flat_colour_is_no_rack_but_a_bar_of_it_is
 def test_DEAL_BURN_a_rack_cut_short_by_a_card_lying_on_its_end_is_no_face_down_card() -> None:
     # Held-out still (eval_heldout.py --seed 1100, scene 5), cut: a green rack whose end a face-up
     # pair lies on. What is left of the rack is a bar 2.4 times as long as wide, short of the 2.7
-    # a whole rack shows; with no face's plain stock it was a face-down card.
+    # the rule asked before; with no face's plain stock it was a face-down card.
     cut = cv2.imread(str(SIM_FRAMES / "rack-cut-short-by-a-face-up-pair.png"))
     for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
         found = det.detect(cut)
