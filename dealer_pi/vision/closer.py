@@ -52,10 +52,10 @@ MARGIN = 0.05  # round the card's box, a share of its larger side
 # king: that design's king of spades was read as the king of clubs on the board of three tables
 # in 200 fresh clean hands (its small spade against the picture's frame, read 0.92-0.99 a club,
 # the picture's own spades touching the frame and never read as pips); the look read two of the
-# three Ks. A red king is not doubted: the
-# misread is of one black suit for the other, and every look taken for a name is one not taken for
-# an unnamed card. A doubted name the look cannot read keeps it, unless the look's reads at its
-# index, too unsure to name a card, lean to another card only. The ten is checked since 1,000 clean
+# three Ks. A red king is not doubted: the misread is of one black suit for the other, and every
+# look taken for a name is one not taken for an unnamed card. A doubted name the look cannot read
+# keeps it, unless the look's reads at its index, too unsure to name a card, lean to another card
+# only. The ten is checked since 1,000 clean
 # hands of that design gave one false notice, a 6 of hearts alone on the board read as its ten
 # (0.90-0.94 in every frame); the look reads the 6. A doubted ten the look confirms costs one look
 # while it lies still, and no right ten of 80 live scenes of either deck lost its name to the look.
