@@ -77,6 +77,14 @@ PLAIN_FACE_UP_SURE = 0.38
 # (eval_heldout.py, seeds 100 to 1000). A back of white checks passed for a face (0.33 to 0.36
 # plain), its stock in 236 and 552 pieces, 0.01 of it in the largest (models/REPORT.md).
 PLAIN_WHOLE = 0.1
+# ... and only where little of it is pale but stepped: plain card stock with a step of FLAT_STEP
+# grey levels across the 3x3 pixels round it, in the lightly blurred picture. A face's plain stock
+# is flat but beside its print, a pale back's fine lattice or plaid passes for plain stock all
+# over and is mostly steps. On the held-out scenes such backs were 0.45 to 0.68 of their part
+# pale and stepped, faces 0.24 at most (a court's pale robes); on the camera's frames of a printed
+# deck, faces 0.24 at most too (models/REPORT.md).
+STEPPED = 0.35
+FLAT_STEP = 20
 # A stretch of card back counts as a card of its own from this share of a card's area; the
 # strip a card shows under the next in a pile is 0.08 to 0.45 of a card, stray pixels 0.02 at most.
 BACK_AREA = 0.06
@@ -168,6 +176,7 @@ class Part:
     off_felt: float = 1.0  # share of its area off the felt's colour, measured for face-up parts (see off_felt)
     apart: int = 0  # cards the felt parts it into along its length, measured for face-up parts (see off_felt)
     whole: float = 1.0  # share of its plain card stock in one piece, measured for face-up parts (see plain_whole)
+    stepped: float = 0.0  # share of it that is plain card stock and not flat, measured for face-up parts (see stepped_share)
 
 
 def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, float], np.ndarray]:
@@ -573,6 +582,25 @@ def _whole(masks: StockMasks) -> float:
     return float(pieces.max() / pieces.sum()) if len(pieces) else 1.0
 
 
+def stepped_share(bgr: np.ndarray, mask: np.ndarray, masks: StockMasks) -> float:
+    """The share of the part ``mask`` that is plain card stock (``masks``: see :func:`_stock_masks`)
+    with a step of :data:`FLAT_STEP` grey levels across the 3x3 pixels round it, after a blur that
+    takes out a camera's sensor noise."""
+    _, plain, inside = masks
+    stock = plain & inside
+    x, y, w, h = cv2.boundingRect(mask)
+    grey = cv2.GaussianBlur(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    square = np.ones((3, 3), np.uint8)
+    step = cv2.subtract(cv2.dilate(grey, square), cv2.erode(grey, square))
+    return int(np.count_nonzero(stock & (step >= FLAT_STEP))) / max(1, int(np.count_nonzero(inside)))
+
+
+def _stepped(bgr: np.ndarray, mask: np.ndarray, masks: StockMasks, plain: float) -> float:
+    """:func:`stepped_share` where it can reach :data:`STEPPED` (``plain``, the part's plain
+    stock, is more), else 0."""
+    return stepped_share(bgr, mask, masks) if plain > STEPPED else 0.0
+
+
 def _stock_masks(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
                  stock: tuple[float, float] | None) -> StockMasks:
     """Card stock, plain card stock and the part itself, in the box round ``mask`` (not empty;
@@ -882,7 +910,7 @@ class Detector:
         kinds = self.regions.classify(bgr, parts) if self.regions is not None and parts else [None] * len(parts)
         for part, kind in zip(parts, kinds):
             if kind is None:  # no region classifier: the colour-and-shape rules alone
-                face_up = (part.plain > PLAIN_FACE_UP and part.whole >= PLAIN_WHOLE
+                face_up = (part.plain > PLAIN_FACE_UP and part.whole >= PLAIN_WHOLE and part.stepped < STEPPED
                            and not (part.plain <= PLAIN_FACE_UP_SURE and part.backs >= 2))
                 if not face_up and not part.backs and _not_card_shaped(part.mask):
                     continue  # no card's margin, and long and thin or hollow: a rail, a chip rack
@@ -1024,7 +1052,8 @@ class Detector:
             return []
         off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
         whole = _whole(masks) if plain > PLAIN_FACE_UP else 1.0
-        return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole)]
+        stepped = _stepped(crop, mask, masks, plain)
+        return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole, stepped)]
 
 
 # The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.
@@ -1139,8 +1168,10 @@ def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: t
     h, w = mask.shape
     if not mask.any():
         return False
-    masks = _stock_masks(bgr[y : y + h, x : x + w], mask, bright, grain, stock)
-    return _shares(masks)[1] >= PLAIN_FACE_UP and _whole(masks) >= PLAIN_WHOLE
+    crop = bgr[y : y + h, x : x + w]
+    masks = _stock_masks(crop, mask, bright, grain, stock)
+    plain = _shares(masks)[1]
+    return plain >= PLAIN_FACE_UP and _whole(masks) >= PLAIN_WHOLE and _stepped(crop, mask, masks, plain) < STEPPED
 
 
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:

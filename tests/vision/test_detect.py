@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from dealer_pi.engine.cards import FULL_DECK, Card
-from dealer_pi.vision.detect import CardFound, Detector, _stock_round
+from dealer_pi.vision.detect import STEPPED, CardFound, Detector, _stock_masks, _stock_round, stepped_share
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
 from dealer_pi.vision.racks import beside_bar, is_rack
@@ -1028,6 +1028,35 @@ def test_DEAL_HOLE_COUNT_a_stretch_with_nothing_round_it_in_view_shows_no_margin
     inner = np.zeros((30, 40), np.uint8)
     inner[5:25, 5:35] = 1
     assert _stock_round(inner, stock, ring) == 1.0
+
+
+def test_DEAL_HOLE_COUNT_pale_plaid_backs_are_face_down_cards_not_faces() -> None:
+    # Held-out still (eval_heldout.py --seed 1600, scene 3), cut: a face-down pair whose back is a
+    # pale grey plaid of white lines, beside the board's 6c. The plaid is pale enough for plain card
+    # stock all over, in one piece: both backs were unread face-up cards.
+    cut = cv2.imread(str(SIM_FRAMES / "pale-plaid-backs-beside-the-board.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        found = det.detect(cut)
+        at_pair = [f for f in found if f.centre[0] > 300]
+        assert len(at_pair) == 2 and not [f for f in at_pair if f.face_up]
+        assert [f for f in found if f.card == Card.parse("6c")]
+
+
+def test_DEAL_HOLE_COUNT_a_faces_plain_stock_is_flat_and_a_pale_plaids_is_stepped() -> None:
+    card = np.zeros((140, 100), np.uint8)
+    cv2.rectangle(card, (5, 5), (94, 134), 255, -1)
+    face = np.full((140, 100, 3), 236, np.uint8)
+    cv2.putText(face, "7", (12, 36), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (30, 30, 200), 3)
+    cv2.circle(face, (50, 70), 14, (30, 30, 200), -1)
+    face = np.clip(face.astype(int) + np.random.default_rng(0).normal(0, 3, face.shape), 0, 255).astype(np.uint8)
+    # A pale grey ground crossed by white lines five pixels apart: as pale, and mostly steps.
+    plaid = np.full((140, 100, 3), 195, np.uint8)
+    plaid[:, ::5] = 245
+    plaid[::5, :] = 245
+    for bgr, stepped in ((face, False), (plaid, True)):
+        masks = _stock_masks(bgr, card, 220.0, 3, None)
+        assert masks[1][masks[2]].mean() > 0.6  # plain stock, both of them
+        assert (stepped_share(bgr, card, masks) >= STEPPED) == stepped
 
 
 def _light_patterned_back() -> np.ndarray:
