@@ -79,7 +79,7 @@ PLAIN_FACE_UP_SURE = 0.38
 PLAIN_WHOLE = 0.1
 # ... and only where little of it is pale but stepped: plain card stock with a step of FLAT_STEP
 # grey levels across the 3x3 pixels round it, in the lightly blurred picture. A face's plain stock
-# is flat but beside its print, a pale back's fine lattice or plaid passes for plain stock all
+# is flat but beside its print; a pale back's fine lattice or plaid passes for plain stock all
 # over and is mostly steps. On the held-out scenes such backs were 0.45 to 0.68 of their part
 # pale and stepped, faces 0.24 at most (a court's pale robes); on the camera's frames of a printed
 # deck, faces 0.24 at most too (models/REPORT.md).
@@ -176,7 +176,7 @@ class Part:
     off_felt: float = 1.0  # share of its area off the felt's colour, measured for face-up parts (see off_felt)
     apart: int = 0  # cards the felt parts it into along its length, measured for face-up parts (see off_felt)
     whole: float = 1.0  # share of its plain card stock in one piece, measured for face-up parts (see plain_whole)
-    stepped: float = 0.0  # share of it that is plain card stock and not flat, measured for face-up parts (see stepped_share)
+    stepped: float = 0.0  # share of it that is plain card stock and not flat, where it can reach STEPPED (see stepped_share)
 
 
 def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, float], np.ndarray]:
@@ -976,7 +976,8 @@ class Detector:
             if not card_area:
                 return cards, []
         # A pattern on a card back can look a little like an index: an unread "face-up card" that
-        # is not on plain white card stock is dropped here, and its region is found again as face down.
+        # is not on plain white card stock (or on pale stock that is mostly steps: a pale plaid) is
+        # dropped here, and its region is found again as face down.
         bright = frame_brightness(bgr)
         # The colour of the frame's card stock, for the first card or part that asks.
         stock = functools.cache(functools.partial(stock_colour, bgr, cards, bright))
