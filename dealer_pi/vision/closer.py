@@ -55,10 +55,10 @@ MARGIN = 0.05  # round the card's box, a share of its larger side
 # three Ks. A red king is not doubted: the misread is of one black suit for the other, and every
 # look taken for a name is one not taken for an unnamed card. A doubted name the look cannot read
 # keeps it, unless the look's reads at its index, too unsure to name a card, lean to another card
-# only. The ten is checked since 1,000 clean
-# hands of that design gave one false notice, a 6 of hearts alone on the board read as its ten
-# (0.90-0.94 in every frame); the look reads the 6. A doubted ten the look confirms costs one look
-# while it lies still, and no right ten of 80 live scenes of either deck lost its name to the look.
+# only. The ten is checked since 1,000 clean hands of that design gave one false notice, a 6 of
+# hearts alone on the board read as its ten (0.90-0.94 in every frame); the look reads the 6. A
+# doubted ten the look confirms costs one look while it lies still, and no right ten of 80 live
+# scenes of either deck lost its name to the look.
 # The 6 is checked since the next 1,000 clean hands gave one notice: a printed 8 of hearts on the
 # board named its 6 (0.94, five frames); the look reads the 8, and the card is left unnamed. Of
 # 160 right 6s in 40 live scenes of that design, the look unnamed 3.
