@@ -33,7 +33,7 @@ from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around
-from .regions import LOBE, RegionClassifier, face_down_count, face_up_count, lobes
+from .regions import LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, without_knobs
 
 
 T = TypeVar("T")
@@ -51,6 +51,13 @@ TORN_APART = 0.3
 # to the largest glyph a frame that follows a size looks for: the printed deck's tens, and a 5d and
 # a Kd, were read right at 1.42 to 1.62 times the size followed.
 INDEX_SIZE_AT_MOST = 1.4
+# Where the camera knows a card's height, a read whose index implies a card more than this many
+# times as tall is no index, whatever the size followed: before a size is followed (a fresh
+# camera, one moved) every size is read, and a back of pink stripes without a margin, turned 20
+# degrees, read as a 4h at 1.00 from two halves of its pattern, a card three times too tall.
+# Named reads implied 0.69 to 1.28 of the card's height on the held-out printed design (178 reads,
+# 1920x1080 stills) and 0.88 to 1.17 on the drawn deck (303, cards 70 to 200 pixels tall).
+INDEX_CARD_AT_MOST = 2.0
 # Where the camera knows a card's height, a read whose index implies a card more than this many
 # times as tall is no index, whatever the size followed: before a size is followed (a fresh
 # camera, one moved) every size is read, and a back of pink stripes without a margin, turned 20
@@ -810,6 +817,8 @@ class Detector:
                                      quartered=quartered, felt=felt if region is not None and self.follow_scale else None)
         if self.card_height_px:
             reads = [r for r in reads if CARD_H_U * _unit(r) <= INDEX_CARD_AT_MOST * self.card_height_px]
+        if self.card_height_px:
+            reads = [r for r in reads if CARD_H_U * _unit(r) <= INDEX_CARD_AT_MOST * self.card_height_px]
         if self.follow_scale:
             self._follow(reads)
         cards = self._group_reads(reads)
@@ -930,8 +939,10 @@ class Detector:
                 face_up, k = kind.face_up, kind.cards
             conf = kind.confidence if kind is not None else part.paper if face_up else 1 - part.paper
             if k == 1:
-                # The smallest box around the pixels is the one around their hull, which the outlines hold.
-                outlines, _ = cv2.findContours(part.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(part.x, part.y))
+                # The smallest box around the pixels is the one around their hull, which the outlines
+                # hold; a face-down card's without the chips on its edge.
+                mask = part.mask if face_up else without_knobs(part.mask, card_width(part))
+                outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(part.x, part.y))
                 pieces = [np.vstack(outlines).reshape(-1, 2).astype(np.float32)]
             else:
                 ys, xs = np.nonzero(part.mask)

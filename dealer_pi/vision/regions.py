@@ -46,6 +46,13 @@ BEYOND_ONE = 1.2
 # fanned this closely showed no plain stock (0.01 at most), or had 1.19 cards' area and more.
 SLIVER_PLAIN = 0.1
 SLIVER_AREA = 1.15
+# A chip or a stack lying on a card's edge widens its part's box: one back with a stack of chips
+# on its corner was two cards by its width (held-out stills, seed 2000, scenes 5 and 7). What an
+# opening by a disk half a card wide takes off a part, in pieces shorter than 0.8 of a card's
+# width, is no card (a drawn chip is 0.42 of a card wide, a stack of two or three at most 0.8; a
+# card sticking out from under another is a card long).
+KNOB = 0.5
+KNOB_LONG = 0.8
 # A part that fills this much of its smallest box, and is one card tall within these bounds, is a
 # row of face-up cards. Rows of two and three unnamed cards filled 0.90 to 0.94 of their box and
 # were 1.05 to 1.07 cards tall.
@@ -86,7 +93,7 @@ def face_up_count(part: Part) -> int:
     round it (3.27 cards' area, 3.36 cards long, on the design never trained on). A fanned pair
     does not fill its box, or is less than one and a half cards long, and keeps its count by area."""
     along, across = _box(part)
-    card_w = _card_width(part)
+    card_w = card_width(part)
     card_h = card_w * CARD_H_U / CARD_W_U
     if part.area >= ROW_FILL * along * across and ROW_HEIGHT[0] * card_h <= across <= ROW_HEIGHT[1] * card_h:
         # Cards a few pixels apart, by the felt between them (its length counts a third card
@@ -120,16 +127,38 @@ def two_across(part: Part) -> bool:
         return False
     if part.plain >= SLIVER_PLAIN and part.area < SLIVER_AREA * part.card_area:
         return False  # a face-down card and a sliver of the face-up card it lies against
-    return _box(part)[1] > BEYOND_ONE * _card_width(part)
+    card_w = card_width(part)
+    return _box_of(without_knobs(part.mask, card_w))[1] > BEYOND_ONE * card_w
+
+
+def without_knobs(mask: np.ndarray, card_w: float) -> np.ndarray:
+    """``mask`` (255 on a part) without what sticks out of it as a knob: a stretch that an opening
+    by a disk :data:`KNOB` cards wide takes off, and that is shorter than :data:`KNOB_LONG` cards'
+    width (a chip or a stack lying on a card's edge). A card beside another is as long as a card
+    where it sticks out, however thin, and stays."""
+    r = max(1, int(KNOB * card_w / 2))
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    off = cv2.subtract(mask, cv2.morphologyEx(mask, cv2.MORPH_OPEN, disk))
+    n, labels = cv2.connectedComponents(off)
+    out = mask.copy()
+    for i in range(1, n):
+        knob = labels == i
+        if _box_of(knob.astype(np.uint8))[0] < KNOB_LONG * card_w:
+            out[knob] = 0
+    return out
 
 
 def _box(part: Part) -> tuple[float, float]:
     """The length and width of the smallest box round a part's pixels."""
-    (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part.mask))
+    return _box_of(part.mask)
+
+
+def _box_of(mask: np.ndarray) -> tuple[float, float]:
+    (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(mask))
     return max(w, h), min(w, h)
 
 
-def _card_width(part: Part) -> float:
+def card_width(part: Part) -> float:
     return math.sqrt(part.card_area * CARD_W_U / CARD_H_U)
 
 

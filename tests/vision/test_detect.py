@@ -1017,6 +1017,55 @@ def test_DEAL_HOLE_EXPOSED_a_back_read_as_an_index_three_times_too_big_for_the_c
     assert [f.card for f in Detector(card_height_px=150.0, follow_scale=True).detect(frame)] == [Card.parse("4h")]
 
 
+def _striped_back() -> np.ndarray:
+    back = np.full((352, 252, 3), (200, 120, 235), np.uint8)  # pink stripes, no margin
+    for k in range(-352, 252 + 352, 9):
+        cv2.line(back, (k, 0), (k + 352, 352), (150, 60, 190), 2)
+    return back
+
+
+def _chip(img: np.ndarray, centre: tuple[int, int], r: int) -> None:
+    cv2.circle(img, centre, r, (200, 60, 40), -1, cv2.LINE_AA)
+    for k in range(8):
+        t = k * math.pi / 4
+        cv2.circle(img, (int(centre[0] + 0.8 * r * math.cos(t)), int(centre[1] + 0.8 * r * math.sin(t))), max(1, r // 7),
+                   (255, 255, 255), -1)
+
+
+def test_DEAL_HOLE_EXPOSED_a_back_read_as_an_index_three_times_too_big_for_the_card_names_no_card() -> None:
+    # A back of pink stripes without a margin, turned 20 degrees, on felt: a camera that follows no
+    # glyph size yet (a fresh camera, or one moved) reads it at every size, and read two halves of
+    # its pattern as a 4h at 1.00, a rank-to-suit distance that implies a card three times taller
+    # than the card height it is told. At a table, a hole card exposed that lies face down.
+    frame = compose(felt(640, 480, np.random.default_rng(0)),
+                    [Placement(_striped_back(), card_homography((300, 250), 20.0, 150.0, (252, 352)), None, False)]).frame
+    found = Detector(card_height_px=150.0, follow_scale=True).detect(frame)
+    assert [(f.card, f.face_up) for f in found] == [(None, False)]
+    # A real card of that size keeps its name.
+    face, _ = render_face(Card.parse("4h"), FaceStyle())
+    frame = compose(felt(640, 480, np.random.default_rng(0)),
+                    [Placement(face, card_homography((300, 250), 20.0, 150.0, (CARD_W, CARD_H)), Card.parse("4h"), True)]).frame
+    assert [f.card for f in Detector(card_height_px=150.0, follow_scale=True).detect(frame)] == [Card.parse("4h")]
+
+
+def test_DEAL_HOLE_COUNT_chips_on_a_face_down_cards_corner_are_no_second_card() -> None:
+    rng = np.random.default_rng(7)
+    back = _striped_back()
+    frame = compose(felt(640, 480, rng), [Placement(back, card_homography((300, 250), 0.0, 150.0, (252, 352)), None, False)]).frame
+    # Two chips (a protector, a bet pushed against the card) on its top-right corner, one hanging
+    # over its edge: the part is wider than one card and has more than a card's area.
+    _chip(frame, (360, 180), 22)
+    _chip(frame, (385, 165), 22)
+    found = Detector(card_height_px=150.0, follow_scale=True).detect(frame)
+    assert [f.face_up for f in found] == [False]
+    assert math.dist(found[0].centre, (300, 250)) < 0.15 * 150
+    # Two backs fanned a third of a card apart stay two: the one beneath sticks out a card long.
+    frame = compose(felt(640, 480, rng), [Placement(back, card_homography((300, 250), 0.0, 150.0, (252, 352)), None, False),
+                                          Placement(back, card_homography((332, 258), 8.0, 150.0, (252, 352)), None, False)]).frame
+    found = Detector(card_height_px=150.0, follow_scale=True).detect(frame)
+    assert [f.face_up for f in found] == [False, False]
+
+
 def test_DEAL_HOLE_COUNT_what_lies_on_a_rack_is_the_racks_and_a_rack_cut_short_is_still_a_bar() -> None:
     crop = np.full((200, 200, 3), (60, 150, 40), np.uint8)
     # A bar 2.4 times as long as wide (a card lies on its end) is a rack's, with nothing beside it.
