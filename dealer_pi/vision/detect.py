@@ -33,7 +33,8 @@ from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around
-from .regions import LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, without_knobs
+from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
+                      without_knobs)
 
 
 T = TypeVar("T")
@@ -58,13 +59,10 @@ INDEX_SIZE_AT_MOST = 1.4
 # Named reads implied 0.69 to 1.28 of the card's height on the held-out printed design (178 reads,
 # 1920x1080 stills) and 0.88 to 1.17 on the drawn deck (303, cards 70 to 200 pixels tall).
 INDEX_CARD_AT_MOST = 2.0
-# Where the camera knows a card's height, a read whose index implies a card more than this many
-# times as tall is no index, whatever the size followed: before a size is followed (a fresh
-# camera, one moved) every size is read, and a back of pink stripes without a margin, turned 20
-# degrees, read as a 4h at 1.00 from two halves of its pattern, a card three times too tall.
-# Named reads implied 0.69 to 1.28 of the card's height on the held-out printed design (178 reads,
-# 1920x1080 stills) and 0.88 to 1.17 on the drawn deck (303, cards 70 to 200 pixels tall).
-INDEX_CARD_AT_MOST = 2.0
+# What lies beside a chip rack in pieces smaller than this share of a card is no card: the corner
+# of the next card, the rack's own blurred end (a piece of 0.06 of a card widened a burn's box
+# beside a rack to 1.09 of a card's width in a camera's frame).
+BAR_SPECK = 0.1
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
 # ... unless it is a card's rectangle: this many cards' area, filling this much of the smallest
@@ -191,6 +189,7 @@ class Part:
     apart: int = 0  # cards the felt parts it into along its length, measured for face-up parts (see off_felt)
     whole: float = 1.0  # share of its plain card stock in one piece, measured for face-up parts (see plain_whole)
     stepped: float = 0.0  # share of it that is plain card stock and not flat, where it can reach STEPPED (see stepped_share)
+    rack_cut: bool = False  # what lies beside a chip rack, the rack cut off (see Detector._part)
 
 
 def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, float], np.ndarray]:
@@ -749,7 +748,7 @@ class Detector:
         self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
         self._chip_parts: collections.OrderedDict[bytes, bool] = collections.OrderedDict()
-        self._racks: collections.OrderedDict[bytes, bool] = collections.OrderedDict()
+        self._bars: collections.OrderedDict[bytes, np.ndarray | None] = collections.OrderedDict()
         # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.last_felt: np.ndarray | None = None  # the last frame's table colour
@@ -815,8 +814,6 @@ class Detector:
         self.last_region = region
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
                                      quartered=quartered, felt=felt if region is not None and self.follow_scale else None)
-        if self.card_height_px:
-            reads = [r for r in reads if CARD_H_U * _unit(r) <= INDEX_CARD_AT_MOST * self.card_height_px]
         if self.card_height_px:
             reads = [r for r in reads if CARD_H_U * _unit(r) <= INDEX_CARD_AT_MOST * self.card_height_px]
         if self.follow_scale:
@@ -940,8 +937,9 @@ class Detector:
             conf = kind.confidence if kind is not None else part.paper if face_up else 1 - part.paper
             if k == 1:
                 # The smallest box around the pixels is the one around their hull, which the outlines
-                # hold; a face-down card's without the chips on its edge.
-                mask = part.mask if face_up else without_knobs(part.mask, card_width(part))
+                # hold; a face-down card's without the chips on its edge (where a rack was cut off,
+                # what is left of the card beyond it may be as narrow as a knob, and is the card's).
+                mask = part.mask if face_up or part.rack_cut else without_knobs(part.mask, card_width(part))
                 outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(part.x, part.y))
                 pieces = [np.vstack(outlines).reshape(-1, 2).astype(np.float32)]
             else:
@@ -968,10 +966,10 @@ class Detector:
         key = hashlib.blake2b(pts.tobytes(), digest_size=16, salt=k.to_bytes(16, "little")).digest()
         return _remembered(self._splits, key, lambda: _split(pts, k))
 
-    def _rack(self, key: bytes, crop: np.ndarray, mask: np.ndarray, card_area: float) -> bool:
-        """:func:`.racks.is_rack` (room for a card: a part of :data:`.regions.LOBE` cards' area),
-        remembered by the part's key (:func:`_part_key`), as :meth:`_chips_side_by_side` is."""
-        return _remembered(self._racks, key, lambda: racks.is_rack(crop, mask, LOBE * card_area), PARTS_KEPT)
+    def _bar(self, key: bytes, crop: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+        """:func:`.racks.bar_of`, remembered by the part's key (:func:`_part_key`), as
+        :meth:`_chips_side_by_side` is."""
+        return _remembered(self._bars, key, lambda: racks.bar_of(crop, mask), PARTS_KEPT)
 
     def _chips_side_by_side(self, key: bytes, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt: np.ndarray,
                             card_area: float) -> bool:
@@ -1018,7 +1016,7 @@ class Detector:
                     c = box.mean(axis=0)
                     out[out.index(f)] = replace(f, centre=(float(c[0]), float(c[1])), corners=_pts(box))
         # What the read cards do not cover: more cards, face down or unread.
-        side = max(3, int(math.sqrt(card_area) * 0.2))
+        side = opening_side(card_area)
         rest = region & ~cv2.dilate(explained, np.ones((5, 5), np.uint8))
         # Skin and the opening only matter near what is left: worked out in boxes around it, with
         # room for the opening's reach, which gives the same pixels as the whole frame would.
@@ -1051,8 +1049,9 @@ class Detector:
         return out, parts
 
     def _part(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, area: float, card_area: float, bright: float,
-              felt: np.ndarray, stock: Callable[[], tuple[float, float] | None]) -> list[Part]:
-        """What the rules measure of one part (none where it is chips side by side or a chip rack)."""
+              felt: np.ndarray, stock: Callable[[], tuple[float, float] | None], barred: bool = False) -> list[Part]:
+        """What the rules measure of one part (none where it is chips side by side or a chip rack;
+        only what lies beside a rack where a card may lie there: ``barred``, the rack cut off)."""
         key = _part_key(mask, x, y)
         if self._chips_side_by_side(key, bgr, mask, x, y, felt, card_area):
             return []
@@ -1069,12 +1068,28 @@ class Detector:
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
         # Not asked where a framed back was found: a hole card under a hand shows its back as a
         # bar with only its margin beside it (a chip on a pale rack, framed so too, stays a card).
-        if not backs and plain <= PLAIN_FACE_UP and self._rack(key, crop, mask, card_area):
-            return []
+        bar = self._bar(key, crop, mask) if not backs and plain <= PLAIN_FACE_UP and not barred else None
+        if bar is not None:
+            beside = cv2.subtract(mask, bar)
+            if cv2.countNonZero(beside) < LOBE * card_area:
+                return []  # a chip rack, and what lies on it
+            # The bar's blurred edge is left beside it as a thin outline: the region's own opening
+            # takes it off. Specks left beside the bar do not widen the card's box.
+            side = opening_side(card_area)
+            beside = cv2.morphologyEx(beside, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+            left = cv2.countNonZero(beside)
+            if left >= LOBE * card_area and (within_one_card(without_specks(beside, BAR_SPECK * card_area), card_area)
+                                             or _not_card_shaped(mask)):
+                # A card beside a rack, or under its end, is counted without the rack's length
+                # (one burn and a rack across it made two face-down cards), and so are cards
+                # beside a rack whose part, rack and all, is too long or hollow to be cards (a
+                # pair touching a rack's end was dropped with it). What a rack covers of more
+                # cards is not seen: their part is counted with the rack, as before.
+                return self._part(bgr, beside, x, y, area * left / cv2.countNonZero(mask), card_area, bright, felt, stock, True)
         off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
         whole = _whole(masks) if plain > PLAIN_FACE_UP else 1.0
         stepped = _stepped(crop, mask, masks, plain)
-        return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole, stepped)]
+        return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole, stepped, barred)]
 
 
 # The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.
@@ -1223,6 +1238,23 @@ def _card_shaped(cnt: np.ndarray) -> bool:
         return False
     ratio = max(w, h) / min(w, h)
     return 1.2 < ratio < 1.6 and cv2.contourArea(cnt) > 0.85 * w * h
+
+
+def without_specks(mask: np.ndarray, least: float) -> np.ndarray:
+    """``mask`` without its pieces of fewer than ``least`` pixels."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    small = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] < least]
+    if not small:
+        return mask
+    out = mask.copy()
+    out[np.isin(labels, small)] = 0
+    return out
+
+
+def opening_side(card_area: float) -> int:
+    """The side of the square that opens what the read cards leave of the region: slivers of a
+    card already found, and a hand's fingers, are thinner."""
+    return max(3, int(math.sqrt(card_area) * 0.2))
 
 
 def _not_card_shaped(mask: np.ndarray) -> bool:

