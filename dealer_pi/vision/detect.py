@@ -191,6 +191,12 @@ class Part:
     stepped: float = 0.0  # share of it that is plain card stock and not flat, where it can reach STEPPED (see stepped_share)
     rack_cut: bool = False  # what lies beside a chip rack, the rack cut off (see Detector._part)
 
+    @functools.cached_property
+    def knobless(self) -> np.ndarray:
+        """The mask without what sticks out of it as a knob (:func:`.regions.without_knobs`),
+        worked out once: both the width that counts a pile and a lone card's outline ask it."""
+        return without_knobs(self.mask, card_width(self))
+
 
 def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, float], np.ndarray]:
     """Card centre and corners implied by a corner index's position, direction and size (and the
@@ -939,7 +945,7 @@ class Detector:
                 # The smallest box around the pixels is the one around their hull, which the outlines
                 # hold; a face-down card's without the chips on its edge (where a rack was cut off,
                 # what is left of the card beyond it may be as narrow as a knob, and is the card's).
-                mask = part.mask if face_up or part.rack_cut else without_knobs(part.mask, card_width(part))
+                mask = part.mask if face_up or part.rack_cut else part.knobless
                 outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(part.x, part.y))
                 pieces = [np.vstack(outlines).reshape(-1, 2).astype(np.float32)]
             else:

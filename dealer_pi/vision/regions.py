@@ -119,7 +119,8 @@ def face_down_count(part: Part) -> int:
     wider than one card."""
     if part.backs >= 2:
         return part.backs
-    return max(by_area(part), 2 if two_across(part) else 1)
+    k = by_area(part)
+    return k if k >= 2 else 2 if two_across(part) else 1
 
 
 def two_across(part: Part) -> bool:
@@ -132,8 +133,7 @@ def two_across(part: Part) -> bool:
         return False
     if part.plain >= SLIVER_PLAIN and part.area < SLIVER_AREA * part.card_area:
         return False  # a face-down card and a sliver of the face-up card it lies against
-    card_w = card_width(part)
-    return _box_of(without_knobs(part.mask, card_w))[1] > BEYOND_ONE * card_w
+    return _box_of(part.knobless)[1] > BEYOND_ONE * card_width(part)
 
 
 def without_knobs(mask: np.ndarray, card_w: float) -> np.ndarray:
