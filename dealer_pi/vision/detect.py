@@ -59,9 +59,10 @@ INDEX_SIZE_AT_MOST = 1.4
 # Named reads implied 0.69 to 1.28 of the card's height on the held-out printed design (178 reads,
 # 1920x1080 stills) and 0.88 to 1.17 on the drawn deck (303, cards 70 to 200 pixels tall).
 INDEX_CARD_AT_MOST = 2.0
-# What lies beside a chip rack in pieces smaller than this share of a card is no card: the corner
-# of the next card, the rack's own blurred end (a piece of 0.06 of a card widened a burn's box
-# beside a rack to 1.09 of a card's width in a camera's frame).
+# What lies beside a chip rack in pieces smaller than this share of a card does not widen a card's
+# box: the corner of the next card, the rack's own blurred end (in the camera's detector run on a
+# held-out still, a piece of about 0.06 of a card widened a burn's box beside a rack to 1.09 of a
+# card's width).
 BAR_SPECK = 0.1
 # Skin-coloured patches smaller than this share of a card are part of a card's picture, not a hand.
 HAND_AREA = 0.15
