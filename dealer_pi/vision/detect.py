@@ -196,7 +196,7 @@ class Part:
     def knobless(self) -> np.ndarray:
         """The mask without what sticks out of it as a knob (:func:`.regions.without_knobs`),
         worked out once: both the width that counts a pile and a lone card's outline ask it."""
-        return without_knobs(self.mask, card_width(self))
+        return without_knobs(self.mask, card_width(self.card_area))
 
 
 def outline_from_read(r: IndexRead, card_h: float = 0.0) -> tuple[tuple[float, float], np.ndarray]:
@@ -710,7 +710,7 @@ def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray) -> tuple[float
 
 def plain_grain(card_area: float) -> int:
     """:data:`PLAIN_GRAIN` of a card's width, in pixels, for cards of ``card_area`` pixels."""
-    return int(round(PLAIN_GRAIN * math.sqrt(card_area * CARD_W_U / CARD_H_U)))
+    return int(round(PLAIN_GRAIN * card_width(card_area)))
 
 
 class Detector:
@@ -1056,9 +1056,9 @@ class Detector:
         return out, parts
 
     def _part(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, area: float, card_area: float, bright: float,
-              felt: np.ndarray, stock: Callable[[], tuple[float, float] | None], barred: bool = False) -> list[Part]:
+              felt: np.ndarray, stock: Callable[[], tuple[float, float] | None], rack_cut: bool = False) -> list[Part]:
         """What the rules measure of one part (none where it is chips side by side or a chip rack;
-        only what lies beside a rack where a card may lie there: ``barred``, the rack cut off)."""
+        only what lies beside a rack where a card may lie there: ``rack_cut``, the rack cut off)."""
         key = _part_key(mask, x, y)
         if self._chips_side_by_side(key, bgr, mask, x, y, felt, card_area):
             return []
@@ -1075,7 +1075,7 @@ class Detector:
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
         # Not asked where a framed back was found: a hole card under a hand shows its back as a
         # bar with only its margin beside it (a chip on a pale rack, framed so too, stays a card).
-        bar = self._bar(key, crop, mask) if not backs and plain <= PLAIN_FACE_UP and not barred else None
+        bar = self._bar(key, crop, mask) if not backs and plain <= PLAIN_FACE_UP and not rack_cut else None
         if bar is not None:
             beside = cv2.subtract(mask, bar)
             if cv2.countNonZero(beside) < LOBE * card_area:
@@ -1096,7 +1096,7 @@ class Detector:
         off, apart = off_felt(crop, mask, felt) if plain > PLAIN_FACE_UP else (1.0, 0)
         whole = _whole(masks) if plain > PLAIN_FACE_UP else 1.0
         stepped = _stepped(crop, mask, masks, plain)
-        return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole, stepped, barred)]
+        return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole, stepped, rack_cut)]
 
 
 # The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.
@@ -1116,8 +1116,8 @@ def _chips_side_by_side(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt:
     """Whether the part ``mask`` (its box's top-left corner at ``x``, ``y``) is chips side by
     side (:func:`.chips.side_by_side`), judged on the pixels off the felt's colour, at full size
     or, for cards of :data:`CHIPS_AT_HALF` or more, at half size."""
-    card_width = math.sqrt(card_area * CARD_W_U / CARD_H_U)
-    step = 2 if card_width >= CHIPS_AT_HALF else 1
+    card_w = card_width(card_area)
+    step = 2 if card_w >= CHIPS_AT_HALF else 1
     r = QUARTER_REACH
     x0, y0 = max(0, x - r), max(0, y - r)
     x1, y1 = min(bgr.shape[1], x + mask.shape[1] + r), min(bgr.shape[0], y + mask.shape[0] + r)
@@ -1127,7 +1127,7 @@ def _chips_side_by_side(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt:
     reach = 2 * r // step + 1
     near = cv2.dilate(np.ascontiguousarray(placed[::step, ::step]), np.ones((reach, reach), np.uint8))
     solid = cv2.bitwise_and(((felt_distance(crop, felt) > FELT_NEAR) * 255).astype(np.uint8), near)
-    return chips.side_by_side(solid, cv2.countNonZero(mask) / step**2, card_width / step)
+    return chips.side_by_side(solid, cv2.countNonZero(mask) / step**2, card_w / step)
 
 
 def _part_key(mask: np.ndarray, x: int, y: int) -> bytes:

@@ -81,10 +81,3 @@ def _bar(same: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     if np.count_nonzero(same & (bar > 0)) < FLAT * closed:
         return None  # a pattern, not one flat colour: a back's
     return bar
-
-
-def beside_bar(crop: np.ndarray, mask: np.ndarray) -> int | None:
-    """How many pixels of the part ``mask`` of ``crop`` lie beside its bar (:func:`bar_of`), and
-    None where it has none."""
-    bar = bar_of(crop, mask)
-    return None if bar is None else cv2.countNonZero(mask) - cv2.countNonZero(bar)

@@ -97,8 +97,8 @@ def face_up_count(part: Part) -> int:
     Area alone counts a row of three as four, since each card's part takes in a band of shadow
     round it (3.27 cards' area, 3.36 cards long, on the design never trained on). A fanned pair
     does not fill its box, or is less than one and a half cards long, and keeps its count by area."""
-    along, across = _box(part)
-    card_w = card_width(part)
+    along, across = _box(part.mask)
+    card_w = card_width(part.card_area)
     card_h = card_w * CARD_H_U / CARD_W_U
     if part.area >= ROW_FILL * along * across and ROW_HEIGHT[0] * card_h <= across <= ROW_HEIGHT[1] * card_h:
         # Cards a few pixels apart, by the felt between them (its length counts a third card
@@ -133,7 +133,7 @@ def two_across(part: Part) -> bool:
         return False
     if part.plain >= SLIVER_PLAIN and part.area < SLIVER_AREA * part.card_area:
         return False  # a face-down card and a sliver of the face-up card it lies against
-    return _box_of(part.knobless)[1] > BEYOND_ONE * card_width(part)
+    return _box(part.knobless)[1] > BEYOND_ONE * card_width(part.card_area)
 
 
 def without_knobs(mask: np.ndarray, card_w: float) -> np.ndarray:
@@ -148,17 +148,13 @@ def without_knobs(mask: np.ndarray, card_w: float) -> np.ndarray:
     out = mask.copy()
     for i in range(1, n):
         knob = labels == i
-        if _box_of(knob.astype(np.uint8))[0] < KNOB_LONG * card_w:
+        if _box(knob.astype(np.uint8))[0] < KNOB_LONG * card_w:
             out[knob] = 0
     return out
 
 
-def _box(part: Part) -> tuple[float, float]:
-    """The length and width of the smallest box round a part's pixels."""
-    return _box_of(part.mask)
-
-
-def _box_of(mask: np.ndarray) -> tuple[float, float]:
+def _box(mask: np.ndarray) -> tuple[float, float]:
+    """The length and width of the smallest box round the pixels of ``mask`` (255 on them)."""
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(mask))
     return max(w, h), min(w, h)
 
@@ -166,13 +162,14 @@ def _box_of(mask: np.ndarray) -> tuple[float, float]:
 def within_one_card(mask: np.ndarray, card_area: float) -> bool:
     """Whether the smallest box round the pixels of ``mask`` (255 on them) is at most one card's,
     long and wide (:data:`ONE_CARD`)."""
-    length, width = _box_of(mask)
-    card_w = math.sqrt(card_area * CARD_W_U / CARD_H_U)
+    length, width = _box(mask)
+    card_w = card_width(card_area)
     return length <= ONE_CARD * card_w * CARD_H_U / CARD_W_U and width <= ONE_CARD * card_w
 
 
-def card_width(part: Part) -> float:
-    return math.sqrt(part.card_area * CARD_W_U / CARD_H_U)
+def card_width(card_area: float) -> float:
+    """A card's width, in pixels, for cards of ``card_area`` pixels."""
+    return math.sqrt(card_area * CARD_W_U / CARD_H_U)
 
 
 def lobes(mask: np.ndarray, card_area: float) -> list[np.ndarray]:
@@ -184,7 +181,7 @@ def lobes(mask: np.ndarray, card_area: float) -> list[np.ndarray]:
         return [mask]
     padded = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     reach = cv2.distanceTransform(padded, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
-    core = (reach > NECK / 2 * math.sqrt(card_area * CARD_W_U / CARD_H_U)).astype(np.uint8)
+    core = (reach > NECK / 2 * card_width(card_area)).astype(np.uint8)
     n, core_labels = cv2.connectedComponents(core)
     if n <= 2:
         return [mask]

@@ -17,7 +17,6 @@ from dealer_pi.vision import racks
 from dealer_pi.vision.detect import STEPPED, CardFound, Detector, _stock_masks, _stock_round, stepped_share
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
-from dealer_pi.vision.racks import beside_bar
 from dealer_pi.vision.regions import lobes
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
 from dealer_pi.vision.surface import still_detector
@@ -959,6 +958,13 @@ def test_DEAL_BURN_a_chip_rack_with_chips_or_another_rack_on_it_is_no_face_down_
         found = det.detect(frame)
         assert not [f.centre for f in found if not f.face_up]
         assert sum(1 for f in found if f.card is not None) >= 1  # the board's cards are still read
+
+
+def beside_bar(crop: np.ndarray, mask: np.ndarray) -> int | None:
+    """How many pixels of the part ``mask`` of ``crop`` lie beside its bar (:func:`.racks.bar_of`),
+    as the detector counts them before it drops a rack; None where it has no bar."""
+    bar = racks.bar_of(crop, mask)
+    return None if bar is None else cv2.countNonZero(mask) - cv2.countNonZero(bar)
 
 
 def test_DEAL_HOLE_COUNT_a_back_of_one_flat_colour_is_no_rack_but_a_bar_of_it_is() -> None:
