@@ -47,7 +47,6 @@ from .table import Injection, SimTable
 log = logging.getLogger("dealer_pi.sim.camera")
 
 FPS = 2.0  # the demo's camera: the vision of a Pi-class computer keeps up with 1920x1080 at this rate
-CARD_HEIGHT_PX = 132.0  # a card's length in the simulated camera's frames (88 mm at 1.5 px/mm)
 
 
 class Recorder(Protocol):
@@ -87,11 +86,12 @@ class CameraRun:
 
 
 def camera_settings(folder: str | Path, fps: float = FPS) -> dict[str, Any]:
-    """The simulated table's ``[camera]`` settings; its layout file is written into ``folder``."""
+    """The simulated table's ``[camera]`` settings; its layout file is written into ``folder``.
+    No card length is set, as at a real table: the pipeline takes it from the markers."""
     path = Path(folder) / "table-layout.toml"
     path.write_text(layout_toml(SEATS), encoding="utf-8")
     return {"source": "none", "layout_file": str(path), "width": FRAME[0], "height": FRAME[1],
-            "fps": max(1, round(fps)), "card_height_px": CARD_HEIGHT_PX}
+            "fps": max(1, round(fps))}
 
 
 def sim_camera_section(folder: str | Path, **settings: Any) -> CameraSection:

@@ -39,6 +39,15 @@ from dealer_pi.engine.errors import InputError
 from dealer_pi.engine.observations import Zone
 from dealer_pi.engine.validate import is_number
 
+# A playing card's length on the felt: poker and bridge cards alike are 88-89 mm long.
+CARD_MM = 88.0
+CARD_W_MM = 63.0
+# Where a card's length in the frame differs more than this across the table's zones (largest
+# over smallest), the camera looks at the table at a slant and no one length serves the whole
+# frame; the detector then measures it from the cards. A camera straight over the table sees
+# every zone at one scale; the simulated camera, mounted a little off the vertical, at 1.04.
+SCALE_SPREAD = 1.1
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -180,6 +189,26 @@ class Calibration:
 
     def zone_of(self, image_xy: tuple[float, float]) -> str | None:
         return self.layout.zone_at(self.to_table(image_xy))
+
+    def marker_outlines(self) -> list[np.ndarray]:
+        """Every marker of the layout, seen or not, as an outline in the image: a marker's white
+        square reads as a face-up card (see ``Detector.not_cards``)."""
+        return [self.to_image(self.layout.marker_corners(i)).astype(np.float32) for i in sorted(self.layout.markers)]
+
+    def card_height_px(self) -> float:
+        """A card's length in the frame, from the markers: the middle one of a card laid at each
+        zone's middle, or 0 where the lengths spread wider than :data:`SCALE_SPREAD` (see there).
+        From the card's area, so a card at any angle gives the same length."""
+        lengths = []
+        for poly in self.layout.zones.values():
+            x, y = poly.mean(axis=0)
+            w, h = CARD_W_MM / 2, CARD_MM / 2
+            card = np.array([[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]], np.float32)
+            area = abs(cv2.contourArea(self.to_image(card).astype(np.float32)))
+            lengths.append(math.sqrt(area * CARD_MM / CARD_W_MM))
+        if not lengths or max(lengths) > SCALE_SPREAD * min(lengths):
+            return 0.0
+        return float(np.median(lengths))
 
     def draw(self, bgr: np.ndarray) -> np.ndarray:
         """The picture with zones and markers drawn on, for the setup page."""

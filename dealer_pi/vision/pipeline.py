@@ -112,6 +112,8 @@ class VisionPipeline:
         every frame the tracker decides a new card on, so a still table is not read again and
         again and nothing the tracker reports changes)."""
         self.detector = detector or Detector(follow_scale=True)
+        # No card length given: the markers give one, where the camera looks straight down.
+        self.height_from_markers = not self.detector.card_height_px
         self.zones = zones
         self.tracker = tracker or CardTracker()
         self.watch = watch
@@ -190,9 +192,9 @@ class VisionPipeline:
         self.watch = CameraWatch(cal)
         self.gate.reset()
         self.detector.forget_scale()
-        # Every marker of the layout, seen or not: a marker's white square reads as a face-up card.
-        self.detector.not_cards = [cal.to_image(self.layout.marker_corners(i)).astype(np.float32)
-                                   for i in sorted(self.layout.markers)]
+        if self.height_from_markers:
+            self.detector.card_height_px = cal.card_height_px()
+        self.detector.not_cards = cal.marker_outlines()
 
     @property
     def calibration(self) -> str:
@@ -232,6 +234,7 @@ class VisionPipeline:
             out["camera"] = self.last_watch.state
         out["camera_moves"] = float(self.camera_moves)
         out["calibrated"] = "yes" if self.zones is not None else "no"
+        out["card_height_px"] = round(self.detector.card_height_px, 1)
         return out
 
 

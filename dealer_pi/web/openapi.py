@@ -263,6 +263,7 @@ _DEVICES = {
                 "cards_in_view": {"type": "integer"},
                 "bad_frames": {"type": "integer"},
                 "still_frames": {"type": "integer", "description": "frames of a still table not read again (nothing had changed)"},
+                "card_height_px": {"type": "number", "description": "a card's length in the frame: the config's, else the markers' (camera straight over the table), else 0 (measured from the cards)"},
             },
         },
         "buttons": {"type": "object"},

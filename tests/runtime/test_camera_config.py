@@ -58,7 +58,7 @@ def test_serve_takes_layout_card_height_and_min_confidence_from_the_camera_secti
     assistant = serve(tmp_path, {"layout_file": "table.toml", "card_height_px": 132.0, "min_confidence": 1.01})
     try:
         cam = wait_for(lambda: (c := assistant.runtime.state("dealer")["devices"]["camera"]).get("calibration") == "ok" and c)
-        assert cam["source"] == "file"
+        assert cam["source"] == "file" and cam["card_height_px"] == 132.0  # the config's, not the markers'
         seen = wait_for(lambda: len(r := camera_reports(assistant)) >= 2 and r, timeout=60)
         by_zone = {o["zone"]: o for o in seen}
         # layout_file: the markers 5-8 calibrated the table and the zones are the file's.
@@ -97,6 +97,8 @@ def test_card_height_sizes_face_down_cards_and_min_confidence_names_cards(tmp_pa
     assert run_frames(tmp_path, down, card_height_px=132.0) == [("seat:3", False, None)]
     small = run_frames(tmp_path, down, card_height_px=66.0)
     assert set(small) == {("seat:3", False, None)} and 4 <= len(small) <= 5, small
+    # None given (the default): the table's markers give it, and the card is one card again.
+    assert run_frames(tmp_path, down) == [("seat:3", False, None)]
     # The default confidence names the Ah that min_confidence 1.01 left unnamed above.
     both = table_frames(tmp_path / "both", n=4)
     assert ("board", True, AH) in run_frames(tmp_path, both)

@@ -37,8 +37,7 @@ def test_a_recorded_session_replays_through_the_runtime_to_the_same_hands(tmp_pa
     lines = (rec / SHOE_LOG).read_bytes().splitlines()
     assert lines[0].startswith(b"$0,HELLO,1,") and any(b",DRAW," in ln for ln in lines) and any(b",HB," in ln for ln in lines)
     settings = camera_settings(tmp_path)
-    (tmp_path / "config.toml").write_text(
-        f'[camera]\nlayout_file = "{Path(settings["layout_file"]).name}"\ncard_height_px = {settings["card_height_px"]}\n')
+    (tmp_path / "config.toml").write_text(f'[camera]\nlayout_file = "{Path(settings["layout_file"]).name}"\n')
     journal = tmp_path / "replay" / "journal.sqlite3"
     journal.parent.mkdir()
     rc = main(["replay-session", str(rec / VIDEO), str(rec / SHOE_LOG), "--setup", str(rec / SETUP),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -82,6 +84,27 @@ def test_moved_camera_is_noticed():
     assert watch.check(felt(1280, 720, np.random.default_rng(1))).state == "unseen"
 
 
+def card_length(homography: np.ndarray) -> float:
+    """A card's length in the frame at the board's middle, from its area (as a card at any angle)."""
+    x, y = W_MM / 2, H_MM / 2 - 60
+    card = np.float32([[x - 31.5, y - 44], [x + 31.5, y - 44], [x + 31.5, y + 44], [x - 31.5, y + 44]])
+    pts = cv2.perspectiveTransform(card.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    return math.sqrt(cv2.contourArea(pts) * 88 / 63)
+
+
+def test_card_length_comes_from_the_markers_only_where_the_camera_looks_down_on_the_table():
+    layout = default_layout()
+    # A little from the side, as a camera is mounted: the zones' lengths differ by 8 %, and the
+    # middle one is taken.
+    assert calibrate(frame(layout), layout).card_height_px() == pytest.approx(card_length(camera_homography()), rel=0.03)
+    # At a slant the far side's cards are a quarter shorter than the near side's: no one length
+    # serves the frame, and the detector measures it from the cards as it would with no markers.
+    src = np.float32([[0, 0], [W_MM, 0], [W_MM, H_MM], [0, H_MM]])
+    slant = cv2.getPerspectiveTransform(src, np.float32([[200, 40], [1080, 40], [1240, 690], [40, 650]]))
+    cal = calibrate(cv2.warpPerspective(table_picture(layout), slant, (1280, 720)), layout)
+    assert sorted(cal.markers_px) == [0, 1, 2, 3] and cal.card_height_px() == 0.0
+
+
 def test_too_few_markers_is_a_clear_error():
     layout = default_layout()
     f = frame(layout)
@@ -107,15 +130,17 @@ def test_pipeline_calibrates_itself_and_reports_a_face_down_card_in_its_zone():
 
     layout = default_layout()
     table = table_picture(layout)
-    back = cv2.resize(render_back(), (126, 176))  # a card at 2 px/mm... shown large so it is seen
+    back = cv2.resize(render_back(), (63, 88))  # a card's size at 1 px/mm
     cx, cy = int(W_MM / 2), int(H_MM / 2 - 60)  # the board zone's centre
-    table[cy - 88 : cy + 88, cx - 63 : cx + 63] = back
+    table[cy - 44 : cy + 44, cx - 31 : cx + 32] = back
     frame_ = cv2.warpPerspective(table, camera_homography(), (1280, 720))
     pipe, stage = pipeline_from_config(CameraSection())
     events = []
     for n in range(4):
         events += pipe.process(n * 66, frame_)
     assert pipe.stats()["calibrated"] == "yes"
+    # No card length in the config: the markers gave it.
+    assert pipe.stats()["card_height_px"] == pytest.approx(card_length(camera_homography()), rel=0.03)
     assert [(e.zone, e.face_up, e.card) for e in events if isinstance(e, CardSeen)] == [(Zone.parse("board"), False, None)]
     # The camera is knocked: noticed at the next check, zones re-fitted from the markers, and the
     # size of print it followed is looked for again (the camera may be nearer the table now).
