@@ -94,13 +94,17 @@ def _detect(args: argparse.Namespace) -> int:
 
     img = read_image(args.image)
     enrolment = Enrolment.load(args.enrolment) if args.enrolment else None
-    cards = still_detector(enrolment, args.min_confidence).detect(img)
+    detector = still_detector(enrolment, args.min_confidence)
     layout = _layout(args.layout)
     cal: Calibration | None
     try:
         cal = calibrate(img, layout)
+        # As the live camera takes them: a card's length (0 at a slant), and no card on a marker.
+        detector.card_height_px = cal.card_height_px()
+        detector.not_cards = cal.marker_outlines()
     except InputError:
         cal = None  # no markers in view: cards without zones
+    cards = detector.detect(img)
     zones = cal is not None
     if args.whole_picture:
         cards = [dataclasses.replace(c, zone=cal.zone_of(c.centre)) for c in cards] if cal else cards
@@ -130,6 +134,10 @@ def _calibrate(args: argparse.Namespace) -> int:
     img = read_image(args.image)
     cal = calibrate(img, _layout(args.layout))
     print(f"markers seen: {sorted(cal.markers_px)}; mean fit error {cal.error_mm:.1f} mm")
+    length = cal.card_height_px()
+    print(f"a card's length: {length:.0f} px, the same in every zone within a tenth" if length else
+          "a card's length differs by over a tenth across the zones (the camera looks at a slant): "
+          "it is measured from the cards; mount the camera straight over the table")
     print("image->table homography:", json.dumps([[round(v, 6) for v in row] for row in cal.h.tolist()]))
     if args.draw and not cv2.imwrite(args.draw, cal.draw(img)):
         raise InputError(args.draw, "cannot write the picture")

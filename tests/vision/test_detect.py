@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import warnings
 
@@ -12,10 +13,15 @@ import cv2
 import numpy as np
 import pytest
 
+from dealer_pi.cli import main
+from dealer_pi.config import config_from_dict
 from dealer_pi.engine.cards import FULL_DECK, Card
+from dealer_pi.engine.observations import CardSeen
 from dealer_pi.vision import racks
+from dealer_pi.vision.calibration import marker_image
 from dealer_pi.vision.detect import STEPPED, CardFound, Detector, _stock_masks, _stock_round, stepped_share
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
+from dealer_pi.vision.pipeline import pipeline_from_config
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
 from dealer_pi.vision.regions import lobes
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
@@ -1095,6 +1101,51 @@ def test_DEAL_HOLE_EXPOSED_a_back_read_as_an_index_three_times_too_big_for_the_c
     frame = compose(felt(640, 480, np.random.default_rng(0)),
                     [Placement(face, card_homography((300, 250), 20.0, 150.0, (CARD_W, CARD_H)), Card.parse("4h"), True)]).frame
     assert [f.card for f in Detector(card_height_px=150.0, follow_scale=True).detect(frame)] == [Card.parse("4h")]
+
+
+def _marked_table(folder: Path, back: np.ndarray) -> tuple[np.ndarray, Path]:
+    """A table with four markers 60 mm across at 150 px per 88 mm card, ``back`` in seat 1 turned
+    20 degrees, and its layout file, written into ``folder``."""
+    px_mm = 150 / 88
+    marks = {0: (-230, -160), 1: (230, -160), 2: (230, 160), 3: (-230, 160)}
+    table = felt(1120, 840, np.random.default_rng(0))
+    s = int(60 * px_mm)
+    for i, (x, y) in marks.items():
+        cx, cy = int(560 + x * px_mm), int(420 + y * px_mm)
+        table[cy - s // 2 - s // 4 : cy + s // 2 + s // 4 + 1, cx - s // 2 - s // 4 : cx + s // 2 + s // 4 + 1] = 255
+        table[cy - s // 2 : cy - s // 2 + s, cx - s // 2 : cx - s // 2 + s] = marker_image(i, s)[..., None]
+    frame = compose(table, [Placement(back, card_homography((560, 420), 20.0, 150.0, back.shape[1::-1]), None, False)]).frame
+    layout = folder / "table.toml"
+    layout.write_text("marker_mm = 60\n[markers]\n" + "".join(f"{i} = [{x}, {y}]\n" for i, (x, y) in marks.items())
+                      + '[zones]\n"seat:1" = [[-150, -120], [150, -120], [150, 120], [-150, 120]]\n')
+    return frame, layout
+
+
+def test_DEAL_HOLE_EXPOSED_a_camera_told_no_card_length_takes_it_from_the_markers_and_reads_no_back_as_a_4h(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The same back in seat 1 of a table with markers, through the pipeline a venue's config builds
+    # with no card length set (the default). The camera then followed no size: it reported the
+    # back face up as the 4h, an exposed hole card, on every frame. The markers say how long an
+    # 88 mm card is here (150 px), and the read that implies a card three times that names nothing.
+    frame, layout = _marked_table(tmp_path, _striped_back())
+    pipeline, _ = pipeline_from_config(config_from_dict({"camera": {"layout_file": layout.name}}).camera, base_dir=tmp_path)
+    seen = [o for n in range(4) for o in pipeline.process(n * 500, frame) if isinstance(o, CardSeen)]
+    assert pipeline.calibration == "ok" and pipeline.detector.card_height_px == pytest.approx(150.0, rel=0.02)
+    assert [(str(o.zone), o.face_up, o.card) for o in seen] == [("seat:1", False, None)]
+    # A length the config gives is kept: the venue knows best.
+    told, _ = pipeline_from_config(config_from_dict({"camera": {"layout_file": layout.name, "card_height_px": 140.0}}).camera,
+                                   base_dir=tmp_path)
+    told.process(0, frame)
+    assert told.calibration == "ok" and told.detector.card_height_px == 140.0
+    # A still with the markers in view (`vision detect`) takes the length from them too (it named
+    # the 4h as well), and no marker's white square is a card.
+    cv2.imwrite(str(tmp_path / "still.png"), frame)
+    assert main(["vision", "detect", str(tmp_path / "still.png"), "--layout", str(layout), "--json"]) == 0
+    cards = json.loads(capsys.readouterr().out)["cards"]
+    assert [(c["zone"], c["face_up"], c["card"]) for c in cards] == [("seat:1", False, None)]
+    # Setting up, `vision calibrate` says the length the markers give.
+    assert main(["vision", "calibrate", str(tmp_path / "still.png"), "--layout", str(layout)]) == 0
+    assert "a card's length: 150 px" in capsys.readouterr().out
 
 
 def test_DEAL_HOLE_COUNT_chips_on_a_face_down_cards_corner_are_no_second_card() -> None:
