@@ -100,7 +100,7 @@ def _detect(args: argparse.Namespace) -> int:
     try:
         cal = calibrate(img, layout)
         # As the live camera takes them: a card's length (0 at a slant), and no card on a marker.
-        detector.card_height_px = cal.card_height_px()
+        detector.card_height_px, detector.longest_card_px = cal.card_height_px(), cal.longest_card_px()
         detector.not_cards = cal.marker_outlines()
     except InputError:
         cal = None  # no markers in view: cards without zones

@@ -52,10 +52,11 @@ TORN_APART = 0.3
 # to the largest glyph a frame that follows a size looks for: the printed deck's tens, and a 5d and
 # a Kd, were read right at 1.42 to 1.62 times the size followed.
 INDEX_SIZE_AT_MOST = 1.4
-# Where the camera knows a card's height, a read whose index implies a card more than this many
-# times as tall is no index, whatever the size followed: before a size is followed (a fresh
-# camera, one moved) every size is read, and a back of pink stripes without a margin, turned 20
-# degrees, read as a 4h at 1.00 from two halves of its pattern, a card three times too tall.
+# Where the camera knows a card's height (or, at a slant, the longest a card lies in the frame), a
+# read whose index implies a card more than this many times as tall is no index, whatever the size
+# followed: before a size is followed (a fresh camera, one moved) every size is read, and a back of
+# pink stripes without a margin, turned 20 degrees, read as a 4h at 1.00 from two halves of its
+# pattern, a card three times too tall.
 # Named reads implied 0.69 to 1.28 of the card's height on the held-out printed design (178 reads,
 # 1920x1080 stills) and 0.88 to 1.17 on the drawn deck (303, cards 70 to 200 pixels tall).
 INDEX_CARD_AT_MOST = 2.0
@@ -745,6 +746,9 @@ class Detector:
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
+        # Where no one length serves the frame (a camera at a slant), the longest a card lies in it,
+        # from the table's markers: only the index guard (INDEX_CARD_AT_MOST) asks it.
+        self.longest_card_px = 0.0
         self.last_region: np.ndarray | None = None  # the last frame's not-felt mask
         self.follow_scale = follow_scale
         self.table_in_middle = table_in_middle
@@ -821,8 +825,9 @@ class Detector:
         self.last_region = region
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
                                      quartered=quartered, felt=felt if region is not None and self.follow_scale else None)
-        if self.card_height_px:
-            reads = [r for r in reads if CARD_H_U * _unit(r) <= INDEX_CARD_AT_MOST * self.card_height_px]
+        longest = self.card_height_px or self.longest_card_px
+        if longest:
+            reads = [r for r in reads if CARD_H_U * _unit(r) <= INDEX_CARD_AT_MOST * longest]
         if self.follow_scale:
             self._follow(reads)
         cards = self._group_reads(reads)

@@ -194,6 +194,7 @@ class VisionPipeline:
         self.detector.forget_scale()
         if self.height_from_markers:
             self.detector.card_height_px = cal.card_height_px()
+            self.detector.longest_card_px = cal.longest_card_px()
         self.detector.not_cards = cal.marker_outlines()
 
     @property

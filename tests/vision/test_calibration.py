@@ -84,9 +84,10 @@ def test_moved_camera_is_noticed():
     assert watch.check(felt(1280, 720, np.random.default_rng(1))).state == "unseen"
 
 
-def card_length(homography: np.ndarray) -> float:
-    """A card's length in the frame at the board's middle, from its area (as a card at any angle)."""
-    x, y = W_MM / 2, H_MM / 2 - 60
+def card_length(homography: np.ndarray, at_mm: tuple[float, float] = (0.0, -60.0)) -> float:
+    """A card's length in the frame at ``at_mm`` (table mm; the board's middle), from its area (as
+    a card at any angle)."""
+    x, y = W_MM / 2 + at_mm[0], H_MM / 2 + at_mm[1]
     card = np.float32([[x - 31.5, y - 44], [x + 31.5, y - 44], [x + 31.5, y + 44], [x - 31.5, y + 44]])
     pts = cv2.perspectiveTransform(card.reshape(-1, 1, 2), homography).reshape(-1, 2)
     return math.sqrt(cv2.contourArea(pts) * 88 / 63)
@@ -103,6 +104,9 @@ def test_card_length_comes_from_the_markers_only_where_the_camera_looks_down_on_
     slant = cv2.getPerspectiveTransform(src, np.float32([[200, 40], [1080, 40], [1240, 690], [40, 650]]))
     cal = calibrate(cv2.warpPerspective(table_picture(layout), slant, (1280, 720)), layout)
     assert sorted(cal.markers_px) == [0, 1, 2, 3] and cal.card_height_px() == 0.0
+    # The longest a card lies in that frame: at the near rail's markers, where the scale is largest.
+    near = max(card_length(slant, layout.markers[i]) for i in layout.markers)
+    assert cal.longest_card_px() == pytest.approx(near, rel=0.03)
 
 
 def test_too_few_markers_is_a_clear_error():

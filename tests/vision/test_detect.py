@@ -1103,9 +1103,10 @@ def test_DEAL_HOLE_EXPOSED_a_back_read_as_an_index_three_times_too_big_for_the_c
     assert [f.card for f in Detector(card_height_px=150.0, follow_scale=True).detect(frame)] == [Card.parse("4h")]
 
 
-def _marked_table(folder: Path, back: np.ndarray) -> tuple[np.ndarray, Path]:
+def _marked_table(folder: Path, back: np.ndarray, slant: int = 0) -> tuple[np.ndarray, Path]:
     """A table with four markers 60 mm across at 150 px per 88 mm card, ``back`` in seat 1 turned
-    20 degrees, and its layout file, written into ``folder``."""
+    20 degrees, and its layout file, written into ``folder``. ``slant``: the table's far edge is
+    seen this many pixels shorter at each end (the back is drawn 150 px long all the same)."""
     px_mm = 150 / 88
     marks = {0: (-230, -160), 1: (230, -160), 2: (230, 160), 3: (-230, 160)}
     table = felt(1120, 840, np.random.default_rng(0))
@@ -1114,10 +1115,16 @@ def _marked_table(folder: Path, back: np.ndarray) -> tuple[np.ndarray, Path]:
         cx, cy = int(560 + x * px_mm), int(420 + y * px_mm)
         table[cy - s // 2 - s // 4 : cy + s // 2 + s // 4 + 1, cx - s // 2 - s // 4 : cx + s // 2 + s // 4 + 1] = 255
         table[cy - s // 2 : cy - s // 2 + s, cx - s // 2 : cx - s // 2 + s] = marker_image(i, s)[..., None]
+    if slant:
+        seen = np.float32([[slant, 0], [1120 - slant, 0], [1120, 840], [0, 840]])
+        turn = cv2.getPerspectiveTransform(np.float32([[0, 0], [1120, 0], [1120, 840], [0, 840]]), seen)
+        table = cv2.warpPerspective(table, turn, (1120, 840), borderMode=cv2.BORDER_REPLICATE)
     frame = compose(table, [Placement(back, card_homography((560, 420), 20.0, 150.0, back.shape[1::-1]), None, False)]).frame
     layout = folder / "table.toml"
     layout.write_text("marker_mm = 60\n[markers]\n" + "".join(f"{i} = [{x}, {y}]\n" for i, (x, y) in marks.items())
-                      + '[zones]\n"seat:1" = [[-150, -120], [150, -120], [150, 120], [-150, 120]]\n')
+                      + '[zones]\n"seat:1" = [[-150, -70], [150, -70], [150, 70], [-150, 70]]\n'
+                      + '"seat:2" = [[-150, -150], [150, -150], [150, -110], [-150, -110]]\n'
+                      + '"seat:3" = [[-150, 110], [150, 110], [150, 150], [-150, 150]]\n')
     return frame, layout
 
 
@@ -1137,6 +1144,13 @@ def test_DEAL_HOLE_EXPOSED_a_camera_told_no_card_length_takes_it_from_the_marker
                                    base_dir=tmp_path)
     told.process(0, frame)
     assert told.calibration == "ok" and told.detector.card_height_px == 140.0
+    # A camera at a slant: no one length serves the frame, but no card lies longer than the near
+    # side's, and a read of a card over twice that is still no index (the 4h, face up, before).
+    slanted, _ = _marked_table(tmp_path, _striped_back(), slant=150)
+    pipeline, _ = pipeline_from_config(config_from_dict({"camera": {"layout_file": layout.name}}).camera, base_dir=tmp_path)
+    seen = [o for n in range(4) for o in pipeline.process(n * 500, slanted) if isinstance(o, CardSeen)]
+    assert pipeline.detector.card_height_px == 0.0 and 150 < pipeline.detector.longest_card_px < 170
+    assert [(str(o.zone), o.face_up, o.card) for o in seen] == [("seat:1", False, None)]
     # A still with the markers in view (`vision detect`) takes the length from them too (it named
     # the 4h as well), and no marker's white square is a card.
     cv2.imwrite(str(tmp_path / "still.png"), frame)
