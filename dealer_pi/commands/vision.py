@@ -90,7 +90,7 @@ def _detect(args: argparse.Namespace) -> int:
     from dealer_pi.vision.detect import annotate
     from dealer_pi.vision.recogniser import Enrolment
     from dealer_pi.vision.sources import read_image
-    from dealer_pi.vision.surface import still_cards, still_detector
+    from dealer_pi.vision.surface import still_cards, still_detector, told_by_markers
 
     img = read_image(args.image)
     enrolment = Enrolment.load(args.enrolment) if args.enrolment else None
@@ -99,9 +99,7 @@ def _detect(args: argparse.Namespace) -> int:
     cal: Calibration | None
     try:
         cal = calibrate(img, layout)
-        # As the live camera takes them: a card's length (0 at a slant), and no card on a marker.
-        detector.card_height_px, detector.longest_card_px = cal.card_height_px(), cal.longest_card_px()
-        detector.not_cards = cal.marker_outlines()
+        told_by_markers(detector, cal)
     except InputError:
         cal = None  # no markers in view: cards without zones
     cards = detector.detect(img)

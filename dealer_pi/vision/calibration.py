@@ -26,7 +26,7 @@ a camera that has moved since calibration.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,7 +198,7 @@ class Calibration:
     def card_height_px(self) -> float:
         """A card's length in the frame, from the markers: the middle one of a card laid at each
         zone's middle, or 0 where those spread wider than :data:`SCALE_SPREAD` (see there)."""
-        at_zones = [self._card_length_at(poly.mean(axis=0)) for poly in self.layout.zones.values()]
+        at_zones = self._card_lengths(poly.mean(axis=0) for poly in self.layout.zones.values())
         if not at_zones or max(at_zones) > SCALE_SPREAD * min(at_zones):
             return 0.0
         return float(np.median(at_zones))
@@ -207,17 +207,14 @@ class Calibration:
         """The longest a card lies in the frame: of a card at each zone's middle and at each
         marker, which stand at the table's edge. At a slant, where no one length serves the
         frame, no card on the table is much longer than this."""
-        places = [poly.mean(axis=0) for poly in self.layout.zones.values()]
-        places += [np.array(xy, np.float32) for xy in self.layout.markers.values()]
-        return max(self._card_length_at(p) for p in places)
+        places = [poly.mean(axis=0) for poly in self.layout.zones.values()] + list(self.layout.markers.values())
+        return max(self._card_lengths(places))
 
-    def _card_length_at(self, xy: np.ndarray) -> float:
-        """The length in the frame of a card lying at ``xy`` (table mm), from its area, so a card
-        at any angle gives the same length."""
-        x, y = float(xy[0]), float(xy[1])
-        w, h = CARD_W_MM / 2, CARD_MM / 2
-        card = np.array([[x - w, y - h], [x + w, y - h], [x + w, y + h], [x - w, y + h]], np.float32)
-        return math.sqrt(abs(cv2.contourArea(self.to_image(card).astype(np.float32))) * CARD_MM / CARD_W_MM)
+    def _card_lengths(self, places: Iterable[Sequence[float]]) -> list[float]:
+        """The length in the frame of a card lying at each of ``places`` (table mm), from its
+        area, so a card at any angle gives the same length."""
+        return [math.sqrt(abs(cv2.contourArea(self.to_image(_rect(float(x), float(y), CARD_W_MM, CARD_MM)).astype(np.float32)))
+                          * CARD_MM / CARD_W_MM) for x, y in places]
 
     def draw(self, bgr: np.ndarray) -> np.ndarray:
         """The picture with zones and markers drawn on, for the setup page."""

@@ -35,6 +35,7 @@ from .change import ChangeGate
 from .detect import CardFound, Detector
 from .recogniser import Enrolment, Recogniser
 from .sources import LatestFrameStage, check_frame
+from .surface import told_by_markers
 from .tracker import CardTracker, Observation
 
 KEEP_CROPS = 64
@@ -192,10 +193,7 @@ class VisionPipeline:
         self.watch = CameraWatch(cal)
         self.gate.reset()
         self.detector.forget_scale()
-        if self.height_from_markers:
-            self.detector.card_height_px = cal.card_height_px()
-            self.detector.longest_card_px = cal.longest_card_px()
-        self.detector.not_cards = cal.marker_outlines()
+        told_by_markers(self.detector, cal, length=self.height_from_markers)
 
     @property
     def calibration(self) -> str:

@@ -114,6 +114,16 @@ def within_markers(cards: Sequence[CardFound], cal: Calibration) -> list[CardFou
     return out
 
 
+def told_by_markers(detector: Detector, cal: Calibration, length: bool = True) -> None:
+    """What the table's markers tell ``detector``: their white squares, which read as face-up
+    cards, are no cards; and, with ``length`` (where no card length was configured), a card's
+    length in the frame (:meth:`.Calibration.card_height_px`, 0 at a slant) and the longest a
+    card lies in it (:meth:`.Calibration.longest_card_px`). The live camera and a still alike."""
+    detector.not_cards = cal.marker_outlines()
+    if length:
+        detector.card_height_px, detector.longest_card_px = cal.card_height_px(), cal.longest_card_px()
+
+
 def still_cards(cards: Sequence[CardFound], bgr: np.ndarray, cal: Calibration | None) -> list[CardFound]:
     """A still picture's cards that lie on the table: by its markers when it has them, else by
     the table the picture shows."""
