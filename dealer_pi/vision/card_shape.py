@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
 CARD_W_U = 6.3
@@ -38,3 +39,17 @@ def outline(rank_xy: Point, suit_xy: Point, card_h: float = 0.0) -> tuple[Point,
     )
     c = pts.mean(axis=0)
     return (float(c[0]), float(c[1])), pts
+
+
+def filled_polygon(points: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int, int]:
+    """The polygon ``points`` filled in, in its own box clipped to a picture of ``shape`` (a
+    whole picture's mask per card cost more than the rest of a frame's search); also the box's
+    top-left corner in the picture."""
+    pts = np.round(np.asarray(points, np.float32).reshape(-1, 2)).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(pts)
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(shape[1], x + w), min(shape[0], y + h)
+    mask = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
+    if mask.size:
+        cv2.drawContours(mask, [pts], -1, 255, -1, offset=(-x0, -y0))
+    return mask, x0, y0

@@ -29,7 +29,7 @@ import numpy as np
 from dealer_pi.engine.cards import Card, misread_as
 
 from . import chips, racks
-from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, outline
+from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around
@@ -682,7 +682,7 @@ def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> tupl
     each way is enough); None where no card is named."""
     colours = []
     for f in [f for f in cards if f.card is not None and f.face_up][:STOCK_CARDS]:
-        mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
+        mask, x, y = filled_polygon(np.array(f.corners, np.float32), bgr.shape)
         crop = bgr[y : y + mask.shape[0] : 4, x : x + mask.shape[1] : 4]
         pale = is_paper(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), bright) & (mask[::4, ::4] > 0)
         if np.count_nonzero(pale) >= STOCK_PIXELS:
@@ -1020,7 +1020,7 @@ class Detector:
             # A lone read card: its outline is better than the estimate from the index.
             area = cv2.contourArea(cnt)
             if 0.7 * card_area < area < 1.3 * card_area and _card_shaped(cnt):
-                blob, x, y = _filled(cnt, region.shape)
+                blob, x, y = filled_polygon(cnt, region.shape)
                 inside = [f for f in out if _inside(blob, (f.centre[0] - x, f.centre[1] - y))]
                 if len(inside) == 1:
                     f = inside[0]
@@ -1044,7 +1044,7 @@ class Detector:
             _, radius = cv2.minEnclosingCircle(cnt)
             if area > ROUND * math.pi * radius * radius:
                 continue  # round: a chip or a stack of chips, not a card
-            whole, x0, y0 = _filled(cnt, rest.shape)
+            whole, x0, y0 = filled_polygon(cnt, rest.shape)
             h, w = whole.shape
             whole &= rest[y0 : y0 + h, x0 : x0 + w]
             stretches = lobes(whole, card_area)
@@ -1198,21 +1198,8 @@ def _in_view(c: CardFound, w: int, h: int) -> CardFound:
     return replace(c, centre=(float(centre[0]), float(centre[1])), corners=_pts(pts))
 
 
-def _filled(outline: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, int, int]:
-    """``outline`` filled in, in its own box clipped to the frame (a full-frame mask per outline
-    cost more than the rest of the search together); also the box's top-left corner."""
-    pts = np.round(np.asarray(outline, np.float32).reshape(-1, 2)).astype(np.int32)
-    x, y, w, h = cv2.boundingRect(pts)
-    x0, y0 = max(0, x), max(0, y)
-    x1, y1 = min(shape[1], x + w), min(shape[0], y + h)
-    mask = np.zeros((max(0, y1 - y0), max(0, x1 - x0)), np.uint8)
-    if mask.size:
-        cv2.drawContours(mask, [pts], -1, 255, -1, offset=(-x0, -y0))
-    return mask, x0, y0
-
-
 def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: tuple[float, float] | None = None) -> bool:
-    mask, x, y = _filled(np.array(f.corners, np.float32), bgr.shape)
+    mask, x, y = filled_polygon(np.array(f.corners, np.float32), bgr.shape)
     h, w = mask.shape
     if not mask.any():
         return False

@@ -38,6 +38,7 @@ import numpy as np
 from dealer_pi.engine.cards import Card, misread_as
 from dealer_pi.resources import shipped
 
+from .card_shape import filled_polygon, outline
 from .glyphs import (
     FEATURES,
     GRID,
@@ -309,6 +310,11 @@ VOUCHED_SUIT = 0.99  # a suit the pips vouch for (pips.vouch) is taken as this s
 # cards, whatever the picture's colour: a gold 4 of hearts of 10 pixels read 0.97 as an ace. Such a read
 # falls this short of the bar, so it names its card only together with the card's other corner.
 GREY_ALONE_SHORT_BY = 0.01
+# Light print is gold or white on a black card: a quarter of the card its read implies is darker than
+# this share of the print's brightness. A pale back's ground between dark loops read as light print
+# (an ace at 0.89, face up, on a face-down pair: a held-out scene, models/REPORT.md); its card was
+# 0.79 to 1.01. Light print the odd real photos name lay on cards of 0.64 at most.
+LIGHT_ON_DARK = 0.72
 # A still is read in several passes (sizes, print polarities), each resampling the glyphs afresh.
 # A read short of the bar names its card where at least AGREED_PASSES passes read that name at its
 # place at AGREED_EACH or more and none reads another name there that sure: on the odd real photos,
@@ -574,6 +580,8 @@ class Recogniser:
         reads: list[IndexRead] = []
         for k, n in enumerate(chosen):
             hy = hyps[n]
+            if not use_colour and not on_dark_card(bgr, blobs, hy):
+                continue
             # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as sure as its rank.
             suit_p = VOUCHED_SUIT if k in vouched else ps[n, s[n]]
             c, suit = float(pr[n, r[n]] * suit_p), float(suit_p)
@@ -582,6 +590,25 @@ class Recogniser:
             card = None if k in doubted else Card.from_index(cards[k])
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card, suit))
         return reads
+
+
+def on_dark_card(bgr: np.ndarray, blobs: Blobs, hy: Hypothesis) -> bool:
+    """Whether a light-print index ``hy`` lies on a dark card: the card its glyphs imply has a
+    quarter of its pixels at :data:`LIGHT_ON_DARK` of the glyphs' brightness or darker (brightness:
+    the brightest channel). A card wholly out of the picture says nothing: it stands."""
+    ids = [*hy.rank_ids, hy.suit_id]
+    x0, y0 = (int(v) for v in blobs.stats[ids, :2].min(axis=0))
+    x1, y1 = (int(v) for v in (blobs.stats[ids, :2] + blobs.stats[ids, 2:4]).max(axis=0))
+    box = bgr[y0:y1, x0:x1]
+    brightest = box.max(axis=2) if box.ndim == 3 else box
+    print_px = brightest[np.isin(blobs.labels[y0:y1, x0:x1], ids)]
+    _, pts = outline(hy.rank_xy, hy.suit_xy)
+    card, cx, cy = filled_polygon(pts, bgr.shape)
+    if not print_px.size or not card.any():
+        return True
+    crop = bgr[cy : cy + card.shape[0], cx : cx + card.shape[1]]
+    ground = (crop.max(axis=2) if crop.ndim == 3 else crop)[card > 0]
+    return float(np.percentile(ground, 25)) <= LIGHT_ON_DARK * float(print_px.mean())
 
 
 def still_recogniser(model: IndexModel | None = None, enrolment: Enrolment | None = None, min_confidence: float = 0.9,
