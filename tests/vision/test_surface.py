@@ -123,19 +123,25 @@ def _back_a_shade_off_the_felt(colour: tuple[int, int, int], print_colour: tuple
     return _looped_back(colour, print_colour, 14, 20, (10, 30), 3, 7)
 
 
+def _pair_and_burn_beside_a_seven(back: np.ndarray, table: tuple[int, int, int], seed: int) -> list[CardFound]:
+    """What a still's detector finds on ``table`` felt where a face-down pair of ``back`` lies at
+    (320, 256), a burn card of it at (950, 330) and a 7 of hearts face up at (640, 480)."""
+    seven = Card.parse("7h")
+    places = [Placement(back, card_homography((300 + 40 * k, 250 + 12 * k), 20.0 + 14 * k, 150.0), None, False) for k in (0, 1)]
+    places += [Placement(back, card_homography((950, 330), -30.0, 150.0), None, False),
+               Placement(render_face(seven, FaceStyle())[0], card_homography((640, 480), 0.0, 150.0), seven, True)]
+    picture = compose(felt(1280, 720, np.random.default_rng(seed), table), places).frame
+    return still_cards(Detector(table_in_middle=True, find_patterned_backs=True).detect(picture), picture, None)
+
+
 def test_DEAL_HOLE_COUNT_a_back_a_shade_off_the_felts_colour_is_found_whole_by_its_hue() -> None:
     # The held-out design's scenes (seed 300, scene 3): dark red backs with loops on red felt, a
     # face-down pair at two seats and the burn card. Only the loops were far enough from the
     # felt's colour, in scraps too small for a card: none of the five was found.
     red = (35, 30, 125)
     back = _back_a_shade_off_the_felt((12, 28, 92), (15, 10, 40))
-    seven = Card.parse("7h")
     for seed in range(3):
-        places = [Placement(back, card_homography((300 + 40 * k, 250 + 12 * k), 20.0 + 14 * k, 150.0), None, False) for k in (0, 1)]
-        places += [Placement(back, card_homography((950, 330), -30.0, 150.0), None, False),
-                   Placement(render_face(seven, FaceStyle())[0], card_homography((640, 480), 0.0, 150.0), seven, True)]
-        picture = compose(felt(1280, 720, np.random.default_rng(seed), red), places).frame
-        found = still_cards(Detector(table_in_middle=True, find_patterned_backs=True).detect(picture), picture, None)
+        found = _pair_and_burn_beside_a_seven(back, red, seed)
         down = [f.centre for f in found if not f.face_up]
         assert len(down) == 3, (seed, down)
         assert sum(1 for c in down if math.dist(c, (950, 330)) < 20) == 1, (seed, down)
@@ -151,31 +157,34 @@ def _pale_back(colour: tuple[int, int, int]) -> np.ndarray:
     return back
 
 
-@pytest.mark.parametrize("colour", [(205, 160, 190), (200, 190, 228)], ids=["lilac", "pink"])
-def test_DEAL_PLAYER_EXPOSED_a_pale_back_is_not_taken_for_a_face_by_its_pale_stock(colour: tuple[int, int, int]) -> None:
-    # The held-out design's scenes (seed 200, scene 1; seed 500, scene 1): light lilac backs with
-    # white loops on light wood, pale pink ones on blue felt, read as unnamed face-up cards: their
-    # ground is pale enough for white card stock. It is not of the colour of the faces' stock.
-    back = _pale_back(colour)
-    seven = Card.parse("7h")
-    for seed in range(3):
-        places = [Placement(back, card_homography((300 + 40 * k, 250 + 12 * k), 20.0 + 14 * k, 150.0), None, False) for k in (0, 1)]
-        places += [Placement(back, card_homography((950, 330), -30.0, 150.0), None, False),
-                   Placement(render_face(seven, FaceStyle())[0], card_homography((640, 480), 0.0, 150.0), seven, True)]
-        picture = compose(felt(1280, 720, np.random.default_rng(seed), (150, 90, 40)), places).frame
-        found = still_cards(Detector(table_in_middle=True, find_patterned_backs=True).detect(picture), picture, None)
-        assert [str(f.card) for f in found if f.face_up] == ["7h"], (seed, [(f.card, f.centre) for f in found])
-        down = [f.centre for f in found if not f.face_up]
-        assert sum(1 for c in down if math.dist(c, (950, 330)) < 30) == 1, (seed, down)
-        assert sum(1 for c in down if math.dist(c, (320, 256)) < 80) >= 1, (seed, down)
-
-
 def _blue_grey_back() -> np.ndarray:
     """A pale blue-grey back printed with green loops, in a pinkish white margin (the held-out
     design's scenes, seed 1000, scene 4)."""
     back = _looped_back((204, 198, 185), (61, 127, 41), 40, 0, (4, 40), 2, 5)
     cv2.rectangle(back, (0, 0), (249, 349), (215, 223, 254), 10)
     return back
+
+
+@pytest.mark.parametrize(("back", "table", "pair"), [
+    (_pale_back((205, 160, 190)), (150, 90, 40), 1),
+    (_pale_back((200, 190, 228)), (150, 90, 40), 1),
+    (_blue_grey_back(), (120, 170, 205), 2),
+], ids=["lilac", "pink", "blue-grey"])
+def test_DEAL_PLAYER_EXPOSED_a_pale_back_is_not_taken_for_a_face_by_its_pale_stock(back: np.ndarray, table: tuple[int, int, int],
+                                                                                     pair: int) -> None:
+    # The held-out design's scenes (seed 200, scene 1; seed 500, scene 1): light lilac backs with
+    # white loops on light wood, pale pink ones on blue felt, read as unnamed face-up cards: their
+    # ground is pale enough for white card stock. It is not of the colour of the faces' stock.
+    # Seed 1000, scene 4: a pale blue-grey back on light wood, 6 from the faces' colour in Lab's a
+    # and b, is 44 darker than their stock: a face-down pair and a burn were three unread face-up
+    # cards, to a still and to a camera's detector alike (an exposed hole card, not sure). At least
+    # ``pair`` cards are found face down where the pair lies.
+    for seed in range(3):
+        found = _pair_and_burn_beside_a_seven(back, table, seed)
+        assert [str(f.card) for f in found if f.face_up] == ["7h"], (seed, [(f.card, f.centre) for f in found])
+        down = [f.centre for f in found if not f.face_up]
+        assert sum(1 for c in down if math.dist(c, (950, 330)) < 30) == 1, (seed, down)
+        assert sum(1 for c in down if math.dist(c, (320, 256)) < 80) >= pair, (seed, down)
 
 
 def test_DEAL_HOLE_EXPOSED_light_print_is_read_only_on_a_dark_card_not_on_a_pale_back_between_its_loops() -> None:
