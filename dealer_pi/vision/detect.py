@@ -450,6 +450,24 @@ def patterned(bgr: np.ndarray, not_felt_mask: np.ndarray) -> np.ndarray:
     return cv2.resize((new[labels] * 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
 
 
+# Felt that the region encloses (see enclosed) is card where it is at most this share of the picture
+# (a card is a 130th of a 1920x1080 still's).
+ENCLOSED_MOST = 0.02
+
+
+def enclosed(mask: np.ndarray) -> np.ndarray:
+    """255 on the felt that ``mask`` encloses wholly, in patches no larger than :data:`ENCLOSED_MOST`
+    of the picture: a back of the felt's colour inside its margin."""
+    small = mask[::4, ::4]
+    n, felt_ids, stats, _ = cv2.connectedComponentsWithStats((small == 0).astype(np.uint8), connectivity=4)
+    h, w = small.shape
+    holes = stats[:, cv2.CC_STAT_AREA] <= ENCLOSED_MOST * h * w
+    holes[np.unique(np.concatenate([felt_ids[0], felt_ids[-1], felt_ids[:, 0], felt_ids[:, -1]]))] = False
+    holes[0] = False  # the mask itself
+    out: np.ndarray = cv2.resize(holes[felt_ids].astype(np.uint8) * 255, mask.shape[1::-1], interpolation=cv2.INTER_NEAREST)
+    return out
+
+
 def off_the_felts_hue(bgr: np.ndarray, felt: np.ndarray, not_felt_mask: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
     """255 on patches a little off the felt's hue that touch ``not_felt_mask`` (at the picture's
     size) and are more than a thin band along it: the rest of a back in nearly the felt's colour,
@@ -833,7 +851,13 @@ class Detector:
         use_regions = is_felt_like(felt)
         quartered = quarter(bgr)
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
+        backs_within = None
         if region is not None and self.find_patterned_backs:
+            # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
+            # print and the hue's patches too, the specks a patch of glare leaves out would count.
+            # It is where cards lie, not where print is read: a court's picture of the felt's colour
+            # is enclosed too, and read there, its print made a king's index no king.
+            backs_within = enclosed(region)
             region = region | patterned(bgr, region) | off_the_felts_hue(bgr, felt, region, quartered)
         self.last_region = region
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
@@ -846,7 +870,7 @@ class Detector:
         cards = self._group_reads(reads)
         if region is None:
             return cards, []
-        return self.unread_parts(bgr, region, cards, reads, felt)
+        return self.unread_parts(bgr, region if backs_within is None else region | backs_within, cards, reads, felt)
 
     def _follow(self, reads: list[IndexRead]) -> None:
         """The glyph size a camera stream's later frames look for, from this frame's named reads.

@@ -187,6 +187,21 @@ def test_DEAL_PLAYER_EXPOSED_a_pale_back_is_not_taken_for_a_face_by_its_pale_sto
         assert sum(1 for c in down if math.dist(c, (320, 256)) < 80) >= pair, (seed, down)
 
 
+def test_DEAL_HOLE_COUNT_a_back_of_the_felts_colour_inside_a_thin_pale_margin_is_found_by_what_the_margin_encloses() -> None:
+    # The held-out design's scenes (seed 700, scene 12): backs a shade darker than green felt,
+    # printed with black loops, inside a margin three pixels wide. The loops are too sparse for a
+    # pattern and the back's colour is the felt's; only the margin and the loops were off the
+    # felt, and the pair here was not found at all. The margin encloses the back.
+    back = _looped_back((2, 89, 8), (0, 0, 0), 40, 0, (4, 40), 2, 5)
+    cv2.rectangle(back, (0, 0), (249, 349), (246, 227, 236), 14)
+    for seed in range(3):
+        found = _pair_and_burn_beside_a_seven(back, (40, 110, 30), seed)
+        assert [str(f.card) for f in found if f.face_up] == ["7h"], (seed, [(f.card, f.centre) for f in found])
+        down = [f.centre for f in found if not f.face_up]
+        assert sum(1 for c in down if math.dist(c, (950, 330)) < 30) == 1, (seed, down)
+        assert sum(1 for c in down if math.dist(c, (320, 256)) < 80) == 2, (seed, down)
+
+
 def test_DEAL_HOLE_EXPOSED_light_print_is_read_only_on_a_dark_card_not_on_a_pale_back_between_its_loops() -> None:
     # The held-out design's scenes (seed 1000, scene 4): pale blue-grey backs with green loops on
     # light wood. The still's light-print pass (gold or white print on black cards) took the pale
