@@ -443,7 +443,7 @@ def patterned(bgr: np.ndarray, not_felt_mask: np.ndarray) -> np.ndarray:
     dense = ((cv2.boxFilter(small, -1, (5, 5)) > PATTERN_DENSE * 255) * 255).astype(np.uint8)
     # Opened: the band along one strong edge (a card's, the rail's) is narrower than this.
     dense = cv2.morphologyEx(dense, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(dense, 8, cv2.CV_32S)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dense, connectivity=8)
     seen = cv2.resize(not_felt_mask, dense.shape[::-1], interpolation=cv2.INTER_NEAREST) > 0
     new = np.bincount(labels[seen], minlength=n) < PATTERN_NEW * stats[:, cv2.CC_STAT_AREA]
     new[0] = False

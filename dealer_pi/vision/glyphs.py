@@ -161,7 +161,7 @@ def _cut_thin_lines(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray
         x, y, bw, bh = (int(v) for v in stats[c, :4])
         box = labels[y : y + bh, x : x + bw]
         mine = (box == c).view(np.uint8)
-        n, parts, pst, pcentres = cv2.connectedComponentsWithStats(cv2.morphologyEx(mine, cv2.MORPH_OPEN, kernel), 8, cv2.CV_32S)
+        n, parts, pst, pcentres = cv2.connectedComponentsWithStats(cv2.morphologyEx(mine, cv2.MORPH_OPEN, kernel), connectivity=8)
         side = pst[:, 2:4].max(axis=1)
         sized = [j for j in range(1, n) if params.min_px * 0.45 <= side[j] <= params.max_px]
         if not sized or len(sized) > CUT_PARTS_AT_MOST:
