@@ -711,11 +711,11 @@ def stock_colour(bgr: np.ndarray, cards: list[CardFound], bright: float) -> Stoc
         crop = bgr[y : y + mask.shape[0] : 4, x : x + mask.shape[1] : 4]
         pale = is_paper(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), bright) & (mask[::4, ::4] > 0)
         if np.count_nonzero(pale) >= STOCK_PIXELS:
-            lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-            colours.append(tuple(float(np.median(lab[..., k][pale])) for k in range(3)))
+            colours.append(np.median(cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)[pale], axis=0))
     if not colours:
         return None
-    return float(np.median([c[0] for c in colours])), float(np.median([c[1] for c in colours])), float(np.median([c[2] for c in colours]))
+    lightness, a, b = (float(v) for v in np.median(colours, axis=0))
+    return lightness, a, b
 
 
 def _of_stock(bgr: np.ndarray, pale: np.ndarray, inside: np.ndarray, stock: Stock) -> np.ndarray:
