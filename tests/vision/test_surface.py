@@ -149,20 +149,25 @@ def test_DEAL_HOLE_COUNT_a_back_a_shade_off_the_felts_colour_is_found_whole_by_i
         assert [str(f.card) for f in found if f.face_up] == ["7h"], (seed, [(f.card, f.centre) for f in found])
 
 
+def _loops_in_a_margin(colour: tuple[int, int, int], print_colour: tuple[int, int, int], margin: tuple[int, int, int],
+                       width: int, seed: int) -> np.ndarray:
+    """A back of one colour printed all over with 40 loops, inside a pale ``margin`` (a line
+    ``width`` wide along the back's edge, half of it on the back)."""
+    back = _looped_back(colour, print_colour, 40, 0, (4, 40), 2, seed)
+    cv2.rectangle(back, (0, 0), (249, 349), margin, width)
+    return back
+
+
 def _pale_back(colour: tuple[int, int, int]) -> np.ndarray:
     """A pale back (light lilac, pale pink) printed with white loops, in a white margin: pale
     enough all over to pass for a face's plain card stock."""
-    back = _looped_back(colour, (245, 245, 245), 40, 0, (4, 40), 2, 11)
-    cv2.rectangle(back, (0, 0), (249, 349), (240, 240, 240), 12)
-    return back
+    return _loops_in_a_margin(colour, (245, 245, 245), (240, 240, 240), 12, 11)
 
 
 def _blue_grey_back() -> np.ndarray:
     """A pale blue-grey back printed with green loops, in a pinkish white margin (the held-out
     design's scenes, seed 1000, scene 4)."""
-    back = _looped_back((204, 198, 185), (61, 127, 41), 40, 0, (4, 40), 2, 5)
-    cv2.rectangle(back, (0, 0), (249, 349), (215, 223, 254), 10)
-    return back
+    return _loops_in_a_margin((204, 198, 185), (61, 127, 41), (215, 223, 254), 10, 5)
 
 
 @pytest.mark.parametrize(("back", "table", "pair"), [
@@ -192,8 +197,7 @@ def test_DEAL_HOLE_COUNT_a_back_of_the_felts_colour_inside_a_thin_pale_margin_is
     # printed with black loops, inside a margin three pixels wide. The loops are too sparse for a
     # pattern and the back's colour is the felt's; only the margin and the loops were off the
     # felt, and the pair here was not found at all. The margin encloses the back.
-    back = _looped_back((2, 89, 8), (0, 0, 0), 40, 0, (4, 40), 2, 5)
-    cv2.rectangle(back, (0, 0), (249, 349), (246, 227, 236), 14)
+    back = _loops_in_a_margin((2, 89, 8), (0, 0, 0), (246, 227, 236), 14, 5)
     for seed in range(3):
         found = _pair_and_burn_beside_a_seven(back, (40, 110, 30), seed)
         assert [str(f.card) for f in found if f.face_up] == ["7h"], (seed, [(f.card, f.centre) for f in found])
