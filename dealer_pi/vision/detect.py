@@ -126,6 +126,16 @@ FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, a
 # card stock: backs of every pattern showed 0.20 at most, whole (PLAIN_FACE_UP). The back of a
 # card lying on a turned-up 5 of spades showed 0.14, the five 0.74 (models/REPORT.md).
 PIECE_BACK_PLAIN = 0.2
+# ... and of a face-down part split into two cards, a piece is a face-up card whose index is hidden
+# (under the card beside it) where it shows more plain stock than PLAIN_FACE_UP while the other
+# shows no more than PIECE_BACK_PLAIN: a back with a face beside it, not two backs. Only in a part
+# without two framed backs (those count it) and with this much plain stock at least, of the faces'
+# colour: a pale back of another colour has none, however pale its pieces. Not in a pile of three
+# or more, where the margins of backs piled on each other gather in one piece. On 400 held-out
+# scenes (eval_heldout.py, seeds 100 to 2000), face-down pairs that pass these gates showed 0.21
+# at most in either piece; a back beside a face-up card whose index was hidden, 0.38 to 0.52 in
+# the face (models/REPORT.md).
+BESIDE_FACE_PLAIN = 0.1
 # A part's card stock is of the colour of the named faces' stock in the same frame: pixels this far
 # from it (Lab's a and b together) are no card stock, however pale. A light lilac back lay 20 from
 # the faces, a pale pink one 8 (its white margin 0); on the real photos each face's stock lies
@@ -994,17 +1004,22 @@ class Detector:
             else:
                 ys, xs = np.nonzero(part.mask)
                 pieces = self._split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
-            each_face = kind is None and face_up and k > 1
-            for piece in pieces:
+            each = kind is None and (face_up and k > 1 or k == 2 and part.backs < 2 and part.plain >= BESIDE_FACE_PLAIN)
+            shares = [_piece_shares(bgr, part, piece) for piece in pieces] if each else []
+            # A face-up card on a face-down one (a player's card turned up on the other) is one part,
+            # face up by its white stock, or face down by its backs where the face's index is hidden
+            # under the card beside it; each card's piece shows its own face.
+            a_back = bool(shares) and min(plain for _, plain in shares) <= PIECE_BACK_PLAIN
+            for i, piece in enumerate(pieces):
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
                 c = box.mean(axis=0)
                 up, sure = face_up, conf
-                if each_face:
-                    # A face-up card on a face-down one (a player's card turned up on the other) is
-                    # one part, face up by its white stock; each card's piece shows its own face.
-                    paper, plain = _piece_shares(bgr, part, piece)
-                    if plain <= PIECE_BACK_PLAIN:
+                if shares:
+                    paper, plain = shares[i]
+                    if face_up and plain <= PIECE_BACK_PLAIN:
                         up, sure = False, 1.0 - paper
+                    elif not face_up and a_back and plain > PLAIN_FACE_UP:
+                        up, sure = True, paper
                 out.append(CardFound(None, up, (float(c[0]), float(c[1])), _pts(box), float(sure)))
         return out
 

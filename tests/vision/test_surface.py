@@ -243,3 +243,28 @@ def test_DEAL_HOLE_COUNT_a_back_in_the_felts_own_colour_is_found_by_its_print() 
     down = sorted((round(f.centre[0]), round(f.centre[1])) for f in found if not f.face_up)
     assert len(down) == 2 and math.dist(down[0], (320, 260)) < 20 and math.dist(down[1], (900, 300)) < 20, down
     assert [str(f.card) for f in found if f.face_up] == ["7h"], [(f.card, f.centre) for f in found]
+
+
+def test_DEAL_HOLE_COUNT_a_back_beside_an_unnamed_face_up_card_is_one_face_down_card() -> None:
+    # The held-out design's scenes (seed 400, scene 18; seed 1300, scene 14): at a seat, a face-up
+    # card lies mostly under a named one, its index unread, and a back against what shows of it.
+    # The two were one part, face down by its little plain stock (0.18 of it; a face shows 0.3 and
+    # more), and wider than a card: two face-down cards, one more than the seat holds
+    # (DEAL-HOLE-COUNT), and the face-up card not reported at all. Split in two, one piece is the
+    # back's (0.15 and 0 plain) and the other a face's (0.38 and 0.41): a face-up card, unnamed.
+    six, three, seven = Card.parse("6d"), Card.parse("3c"), Card.parse("7h")
+    back = _back_in_the_felts_colour((120, 40, 30))  # a dark blue lattice, no margin
+    places = [Placement(render_face(six, FaceStyle())[0], card_homography((400, 330), 0.0, 150.0), six, True),
+              Placement(back, card_homography((470, 420), 0.0, 150.0), None, False),
+              Placement(render_face(three, FaceStyle())[0], card_homography((390, 280), 0.0, 150.0), three, True),
+              Placement(render_face(seven, FaceStyle())[0], card_homography((900, 400), 10.0, 150.0), seven, True)]
+    for seed in range(3):
+        picture = compose(felt(1280, 720, np.random.default_rng(seed), (40, 110, 30)), places).frame
+        for det in (Detector(table_in_middle=True, find_patterned_backs=True), Detector(card_height_px=150.0, follow_scale=True)):
+            found = still_cards(det.detect(picture), picture, None)
+            down = [f.centre for f in found if not f.face_up]
+            assert len(down) == 1 and math.dist(down[0], (470, 420)) < 20, (seed, down)
+            up = sorted((str(f.card), round(f.centre[0]), round(f.centre[1])) for f in found if f.face_up)
+            assert [c for c, _, _ in up] == ["3c", "7h", "None"], (seed, up)
+            assert math.dist(up[-1][1:], (414, 392)) < 30, (seed, up)  # what shows of the six
+
