@@ -28,6 +28,8 @@ NEAR = 18.0
 # on the rack's end cut it short) to 3.3 times as long as wide and filled 0.77 to 1.0 of their box,
 # but for three cut across or in two (1.6 and 1.9 as long as wide, or filling 0.66); of the parts on
 # no rack, three were more than 2.2 times as long as wide, and filled 0.6 of their box at most.
+# The stretch's hull is what fills the box: chips lying across a rack's edge bite into its colour's
+# stretch, which filled 0.66 of its box under two chips (seed 1800, scene 16), its hull 0.91.
 GAPS = 7
 LONG = 2.2
 FILLS = 0.75
@@ -36,43 +38,46 @@ FILLS = 0.75
 # lattice back left as a bar by a hand over the rest of its card (the camera loop), 0.54.
 FLAT = 0.85
 # The colours asked, commonest first, each of the pixels not within NEAR of those before: a pair of
-# backs beside a rack covers more of the part than the rack does (held-out stills, seed 1900).
+# backs beside a rack covers more of the part than the rack does (held-out stills, seed 1900). Each
+# colour that lies as a bar is a rack: two racks side by side, of two colours, made one part of a
+# card's area (seed 600, scene 12).
 COLOURS = 2
 
 
 def bar_of(crop: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
-    """The stretch of the part ``mask`` (255 on it) of ``crop`` (BGR, the same size) that one of
-    its :data:`COLOURS` commonest colours covers, where that stretch lies flat as a long bar
-    (:data:`LONG`, :data:`FILLS`, :data:`FLAT`): 255 on the bar, the part's size; None where none
-    does. What lies on the bar (chips, whose holes in its colour are filled in) is the bar's."""
+    """The stretches of the part ``mask`` (255 on it) of ``crop`` (BGR, the same size) that its
+    :data:`COLOURS` commonest colours cover, where they lie flat as long bars (:data:`LONG`,
+    :data:`FILLS`, :data:`FLAT`): 255 on the bars, the part's size; None where none does. What lies
+    on a bar (chips, within the hull of its colour's stretch) is the bar's."""
     on = mask > 0
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     left = on
+    bars: np.ndarray | None = None
     for _ in range(COLOURS):
         pixels = lab[left]
         if not pixels.size:
-            return None
+            break
         cubes = pixels.astype(np.int32) // CUBE
         keys = (cubes[:, 0] * 32 + cubes[:, 1]) * 32 + cubes[:, 2]
         commonest = pixels[keys == int(np.bincount(keys).argmax())].mean(axis=0)
         near = np.linalg.norm(lab - commonest, axis=2) < NEAR
         bar = _bar(near & on, mask)
         if bar is not None:
-            return bar
+            bars = bar if bars is None else bars | bar  # two racks side by side, each its colour
         left = left & ~near
-    return None
+    return bars
 
 
 def _bar(same: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
-    """The largest stretch of ``same`` (True on a colour's pixels of the part), its gaps closed,
-    where it lies flat as a long bar; None where it does not."""
+    """The hull of the largest stretch of ``same`` (True on a colour's pixels of the part), its gaps
+    closed, within the part, where it lies flat as a long bar; None where it does not."""
     same_u8 = cv2.morphologyEx(same.astype(np.uint8) * 255, cv2.MORPH_CLOSE, np.ones((GAPS, GAPS), np.uint8)) & mask
     outlines, _ = cv2.findContours(same_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not outlines:
         return None
     largest = max(outlines, key=cv2.contourArea)
     bar: np.ndarray = np.zeros_like(same_u8)
-    cv2.drawContours(bar, [largest], -1, 255, -1)
+    cv2.drawContours(bar, [cv2.convexHull(largest)], -1, 255, -1)
     bar &= mask
     (_, _), (w, h), _ = cv2.minAreaRect(largest)
     if max(w, h) <= LONG * max(1.0, min(w, h)) or cv2.countNonZero(bar) < FILLS * w * h:

@@ -1072,6 +1072,35 @@ def test_DEAL_BURN_what_lies_beside_a_rack_is_counted_without_the_rack() -> None
     assert all(math.dist(f.centre, (336, 134)) < 0.5 * 150 for f in found)  # on the pair, none on the rack
 
 
+
+def _rack(frame: np.ndarray, centre: tuple[float, float], angle: float, colour: tuple[int, int, int]) -> None:
+    """A chip rack 180 by 56 pixels of one flat colour, a dotted line along it, drawn on ``frame``."""
+    cv2.fillPoly(frame, [cv2.boxPoints((centre, (180, 56), angle)).astype(np.int32)], colour, cv2.LINE_AA)
+    a = math.radians(angle)
+    for k in range(-40, 41):
+        cv2.circle(frame, (int(centre[0] + 2 * k * math.cos(a)), int(centre[1] + 2 * k * math.sin(a))), 1, (150, 220, 255), -1)
+
+
+def test_DEAL_BURN_chips_across_a_racks_edge_and_two_racks_side_by_side_are_no_face_down_card() -> None:
+    # Held-out stills (eval_heldout.py, seed 1800, scene 16; seed 600, scene 12): a rack with chips
+    # lying across its edge, whose colour's stretch the chips bite into (0.66 of its box filled;
+    # its hull 0.91), and two racks of two colours side by side, each a bar but the other a card's
+    # worth beside it. Each was a face-down card: a burn too many (DEAL-BURN) or a seat's third card.
+    seven = Card.parse("7h")
+    for seed in range(3):
+        face = Placement(render_face(seven, FaceStyle())[0], card_homography((900, 400), 10.0, 150.0), seven, True)
+        frame = compose(felt(1280, 720, np.random.default_rng(seed)), [face]).frame
+        _rack(frame, (330, 250), 30.0, (160, 60, 120))
+        for t in (-30, 10, 50):  # along the rack's lower edge
+            centre = (int(316 + 0.866 * t), int(274 + 0.5 * t))
+            cv2.circle(frame, centre, 22, (60, 200, 60), -1, cv2.LINE_AA)
+            cv2.circle(frame, centre, 15, (240, 240, 240), 2, cv2.LINE_AA)
+        _rack(frame, (400, 550), -10.0, (200, 80, 90))
+        _rack(frame, (400 + 56 * math.sin(math.radians(10)), 550 + 56 * math.cos(math.radians(10))), -10.0, (60, 40, 140))
+        for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+            found = det.detect(frame)
+            assert [(str(f.card), f.face_up) for f in found] == [("7h", True)], (seed, [(f.card, f.centre) for f in found])
+
 def _striped_back() -> np.ndarray:
     back = np.full((352, 252, 3), (200, 120, 235), np.uint8)  # pink stripes, no margin
     for k in range(-352, 252 + 352, 9):
