@@ -37,6 +37,10 @@ FILLS = 0.75
 # stretch (what lies on it left out). On those racks it covered 0.93 to 0.97; a stretch of a
 # lattice back left as a bar by a hand over the rest of its card (the camera loop), 0.54.
 FLAT = 0.85
+# Chips lying across a rack cut its colour in pieces, none of them a long bar (seed 200, scene 2: two
+# chips, pieces 1.6 times as long as wide): the hull of the colour's pieces of at least this share of
+# the largest one's area is the stretch. Specks of the colour elsewhere in a part are far smaller.
+PIECES = 0.3
 # The colours asked, commonest first, each of the pixels not within NEAR of those before: a pair of
 # backs beside a rack covers more of the part than the rack does (held-out stills, seed 1900). Each
 # colour that lies as a bar is a rack: two racks side by side, of two colours, made one part of a
@@ -48,7 +52,7 @@ def bar_of(crop: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     """The stretches of the part ``mask`` (255 on it) of ``crop`` (BGR, the same size) that its
     :data:`COLOURS` commonest colours cover, where they lie flat as long bars (:data:`LONG`,
     :data:`FILLS`, :data:`FLAT`): 255 on the bars, the part's size; None where none does. What lies
-    on a bar (chips, within the hull of its colour's stretch) is the bar's."""
+    on a bar (chips, within the hull of its colour's stretches) is the bar's."""
     on = mask > 0
     lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
     left = on
@@ -69,17 +73,19 @@ def bar_of(crop: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
 
 
 def _bar(same: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
-    """The hull of the largest stretch of ``same`` (True on a colour's pixels of the part), its gaps
-    closed, within the part, where it lies flat as a long bar; None where it does not."""
+    """The hull of the largest stretches of ``same`` (True on a colour's pixels of the part; see
+    :data:`PIECES`), its gaps closed, within the part, where it lies flat as a long bar; None where
+    it does not."""
     same_u8 = cv2.morphologyEx(same.astype(np.uint8) * 255, cv2.MORPH_CLOSE, np.ones((GAPS, GAPS), np.uint8)) & mask
     outlines, _ = cv2.findContours(same_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not outlines:
         return None
-    largest = max(outlines, key=cv2.contourArea)
+    most = max(cv2.contourArea(o) for o in outlines)
+    hull = cv2.convexHull(np.vstack([o for o in outlines if cv2.contourArea(o) >= PIECES * most]))
     bar: np.ndarray = np.zeros_like(same_u8)
-    cv2.drawContours(bar, [cv2.convexHull(largest)], -1, 255, -1)
+    cv2.drawContours(bar, [hull], -1, 255, -1)
     bar &= mask
-    (_, _), (w, h), _ = cv2.minAreaRect(largest)
+    (_, _), (w, h), _ = cv2.minAreaRect(hull)
     if max(w, h) <= LONG * max(1.0, min(w, h)) or cv2.countNonZero(bar) < FILLS * w * h:
         return None
     closed = cv2.countNonZero(bar & same_u8)

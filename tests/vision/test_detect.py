@@ -954,11 +954,14 @@ def test_DEAL_HOLE_COUNT_a_part_is_cut_only_where_it_narrows_to_less_than_a_card
     assert len(lobes(np.hstack([chip, np.zeros((200, 40), np.uint8)]), card_area)) == 1
 
 
-@pytest.mark.parametrize("frame_name", ["rack-across-a-rack-below-the-board", "rack-with-chips-on-it-below-the-board"])
+@pytest.mark.parametrize("frame_name", ["rack-across-a-rack-below-the-board", "rack-with-chips-on-it-below-the-board",
+                                        "rack-with-chips-across-it-below-the-board"])
 def test_DEAL_BURN_a_chip_rack_with_chips_or_another_rack_on_it_is_no_face_down_card(frame_name: str) -> None:
     # Held-out stills (eval_heldout.py --seed 500, scenes 1 and 17), cut below the board: a chip
     # rack with a second rack across it, and one with two chips on it. Either outline is no long
     # bar, and with no face's plain stock each was a face-down card: a burn or a hole card too many.
+    # Seed 200, scene 2: two chips lying across a rack cut its colour in two pieces, neither a long
+    # bar (1.6 times as long as wide); their hull is the rack.
     frame = cv2.imread(str(SIM_FRAMES / f"{frame_name}.png"))
     for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
         found = det.detect(frame)
