@@ -67,7 +67,7 @@ ROW_HEIGHT = (0.9, 1.25)
 
 # A face-down part with no framed back, this many cards' area at least, that fills this much of its
 # hull but no more than this of its smallest box, is three cards piled (see piled). On 400 held-out
-# scenes (eval_heldout.py, seeds 100 to 2000), a seat's pair with the burn card across it made parts
+# scenes (eval_heldout.py, seeds 100 to 2000), a seat's pair with the burn card under it made parts
 # of 1.87 to 2.18 cards' area that filled 0.87 to 0.93 of their hull and 0.68 to 0.79 of their box,
 # which area counts as two; face-down pairs of 1.8 cards' area and more filled 0.81 of their hull at
 # most, and two cards edge to edge fill their box.
@@ -136,7 +136,7 @@ def face_down_count(part: Part) -> int:
 
 def piled(part: Part) -> bool:
     """Whether a part of two cards' area or so is three cards piled on each other (a seat's pair
-    and the burn card across it): it fills its hull as a pile does, though not its box as two
+    and the burn card under it): it fills its hull as a pile does, though not its box as two
     cards lying edge to edge do. Two cards that cover each other so little that they make two
     cards' area leave the corners of their hull bare, unless they lie edge to edge."""
     if part.area < PILE_AREA * part.card_area:
