@@ -1075,7 +1075,6 @@ def test_DEAL_BURN_what_lies_beside_a_rack_is_counted_without_the_rack() -> None
     assert all(math.dist(f.centre, (336, 134)) < 0.5 * 150 for f in found)  # on the pair, none on the rack
 
 
-
 def _rack(frame: np.ndarray, centre: tuple[float, float], angle: float, colour: tuple[int, int, int]) -> None:
     """A chip rack 180 by 56 pixels of one flat colour, a dotted line along it, drawn on ``frame``."""
     cv2.fillPoly(frame, [cv2.boxPoints((centre, (180, 56), angle)).astype(np.int32)], colour, cv2.LINE_AA)
@@ -1103,6 +1102,7 @@ def test_DEAL_BURN_chips_across_a_racks_edge_and_two_racks_side_by_side_are_no_f
         for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
             found = det.detect(frame)
             assert [(str(f.card), f.face_up) for f in found] == [("7h", True)], (seed, [(f.card, f.centre) for f in found])
+
 
 def _striped_back() -> np.ndarray:
     back = np.full((352, 252, 3), (200, 120, 235), np.uint8)  # pink stripes, no margin

@@ -270,7 +270,7 @@ def test_DEAL_HOLE_COUNT_a_back_beside_an_unnamed_face_up_card_is_one_face_down_
 
 
 @pytest.mark.parametrize("third", [((380, 330), 15.0), ((360, 320), -10.0), ((400, 340), 60.0)], ids=["along", "askew", "across"])
-def test_DEAL_HOLE_COUNT_a_pair_with_the_burn_card_piled_on_it_is_three_cards(third: tuple[tuple[int, int], float]) -> None:
+def test_DEAL_HOLE_COUNT_a_pair_piled_on_the_burn_card_is_three_cards(third: tuple[tuple[int, int], float]) -> None:
     # The held-out design's scenes (seeds 200, 500, 1000, 1200, 1700, 1900 and more; 11 of 400):
     # a seat's face-down pair with the burn card lying under it, backs with no margin to frame
     # each. One part of 1.87 to 2.18 cards' area, which area counts as two: a hole card or the
