@@ -80,8 +80,9 @@ def _bar(same: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     outlines, _ = cv2.findContours(same_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not outlines:
         return None
-    most = max(cv2.contourArea(o) for o in outlines)
-    hull = cv2.convexHull(np.vstack([o for o in outlines if cv2.contourArea(o) >= PIECES * most]))
+    areas = [cv2.contourArea(o) for o in outlines]
+    least = PIECES * max(areas)
+    hull = cv2.convexHull(np.vstack([o for o, a in zip(outlines, areas) if a >= least]))
     bar: np.ndarray = np.zeros_like(same_u8)
     cv2.drawContours(bar, [hull], -1, 255, -1)
     bar &= mask
