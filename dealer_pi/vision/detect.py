@@ -1097,19 +1097,20 @@ class Detector:
             area = cv2.contourArea(cnt)
             if area < 0.45 * card_area:
                 continue
+            whole = None
             if area > RING_CARDS * card_area:
-                ring = _rail_with_cards(cnt, rest, card_area)
+                whole, x0, y0 = _within(cnt, rest)
+                ring = _rail_with_cards(cnt, whole, x0, y0)
                 if ring is not None:
-                    outlines.extend(_off_the_rail(bgr, *ring, card_area))
+                    outlines.extend(_off_the_rail(bgr, ring, x0, y0, card_area))
                     continue
             if area > 12 * card_area:
                 continue
             _, radius = cv2.minEnclosingCircle(cnt)
             if area > ROUND * math.pi * radius * radius:
                 continue  # round: a chip or a stack of chips, not a card
-            whole, x0, y0 = filled_polygon(cnt, rest.shape)
-            h, w = whole.shape
-            whole &= rest[y0 : y0 + h, x0 : x0 + w]
+            if whole is None:
+                whole, x0, y0 = _within(cnt, rest)
             stretches = lobes(whole, card_area)
             if len(stretches) == 1:
                 parts.extend(self._part(bgr, whole, x0, y0, float(area), float(card_area), bright, felt, stock))
@@ -1278,20 +1279,27 @@ def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: S
     return plain >= PLAIN_FACE_UP and _whole(masks) >= PLAIN_WHOLE and _stepped(crop, mask, masks, plain) < STEPPED
 
 
-def _rail_with_cards(outline: np.ndarray, rest: np.ndarray, card_area: float) -> tuple[np.ndarray, int, int] | None:
-    """The pixels of ``rest`` (255 on what the reads leave) that are joined to ``outline``, in
-    its box, and the box's top-left corner, where they are a ring with what lies against it
-    (:data:`RING_HOLLOW` of their hull at most); else None."""
-    hull = cv2.contourArea(cv2.convexHull(outline))
+def _within(outline: np.ndarray, rest: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """The pixels of ``rest`` (255 on what the reads leave) within ``outline``, in its box, and
+    the box's top-left corner."""
     whole, x0, y0 = filled_polygon(outline, rest.shape)
     h, w = whole.shape
     whole &= rest[y0 : y0 + h, x0 : x0 + w]
+    return whole, x0, y0
+
+
+def _rail_with_cards(outline: np.ndarray, whole: np.ndarray, x0: int, y0: int) -> np.ndarray | None:
+    """The pixels of ``whole`` (:func:`_within` ``outline``, its box's top-left corner at ``x0``,
+    ``y0``) joined to ``outline`` itself, 255 on them, where they are a ring with what lies against
+    it (:data:`RING_HOLLOW` of their hull at most); else None."""
+    hull = cv2.contourArea(cv2.convexHull(outline))
     _, labels = cv2.connectedComponents(whole)
     px, py = outline[0].reshape(2)
     own = labels == labels[py - y0, px - x0]
     if np.count_nonzero(own) >= RING_HOLLOW * hull:
         return None
-    return own.astype(np.uint8) * 255, x0, y0
+    ring: np.ndarray = own.astype(np.uint8) * 255
+    return ring
 
 
 def _off_the_rail(bgr: np.ndarray, ring: np.ndarray, x: int, y: int, card_area: float) -> list[np.ndarray]:
