@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision_helpers import FACE_DOWN, ON_FLOOR, ON_TABLE, table_on_a_floor
+from vision_helpers import FACE_DOWN, ON_FLOOR, ON_TABLE, table_on_a_floor, wooden_floor
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.sim.felt import Felt
@@ -297,8 +297,7 @@ def _table_with_a_rail(seed: int) -> np.ndarray:
     """Green cloth on an oval table with a dark rail round it, a wooden floor beyond."""
     rng = np.random.default_rng(seed)
     w, h = 1280, 860
-    grain = (np.sin(np.arange(h) / 7.0) * 12).astype(np.int16)[:, None]
-    floor = np.dstack([np.clip(base + grain + rng.integers(-8, 9, (h, w)), 0, 255) for base in (70, 120, 170)]).astype(np.uint8)
+    floor = wooden_floor(rng, w, h)
     oval = np.zeros((h, w), np.uint8)
     cv2.ellipse(oval, (640, 430), (560, 360), 0, 0, 360, 255, -1)
     picture = np.where(oval[..., None] > 0, felt(w, h, rng), floor)

@@ -14,15 +14,21 @@ ON_FLOOR = {"9c": (110, 700, 30)}
 FACE_DOWN = [(330, 330, 35), (370, 350, 45), (930, 520, -20)]  # a pair at a seat, and a lone card
 
 
+def wooden_floor(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """Light brown planks, ``w`` by ``h`` pixels."""
+    floor = np.empty((h, w, 3), np.uint8)
+    grain = (np.sin(np.arange(h) / 7.0) * 12).astype(np.int16)[:, None]
+    for c, base in enumerate((70, 120, 170)):
+        floor[..., c] = np.clip(base + grain + rng.integers(-8, 9, (h, w)), 0, 255)
+    return floor
+
+
 def table_on_a_floor(seed: int = 3, face_down: bool = False) -> np.ndarray:
     """Green cloth on an oval table, a wooden floor round it, cards on both (and, if asked,
     :data:`FACE_DOWN` cards on the table)."""
     rng = np.random.default_rng(seed)
     w, h = 1280, 860
-    floor = np.empty((h, w, 3), np.uint8)
-    grain = (np.sin(np.arange(h) / 7.0) * 12).astype(np.int16)[:, None]
-    for c, base in enumerate((70, 120, 170)):  # light brown planks
-        floor[..., c] = np.clip(base + grain + rng.integers(-8, 9, (h, w)), 0, 255)
+    floor = wooden_floor(rng, w, h)
     cloth = felt(w, h, rng)
     oval = np.zeros((h, w), np.uint8)
     cv2.ellipse(oval, (660, 400), (520, 330), 0, 0, 360, 255, -1)
