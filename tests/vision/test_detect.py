@@ -1027,6 +1027,28 @@ def test_DEAL_BURN_a_burn_with_a_chip_rack_across_its_end_is_one_face_down_card(
     assert any(f.card == Card.parse("2h") for f in found)
 
 
+@pytest.mark.parametrize(("frame_name", "back", "faces"), [
+    # Held-out still (eval_heldout.py --seed 800, scene 10), cut: a pink burn lying over a seat's
+    # pair (Ts, 9s) whose upper index is not read.
+    ("burn-over-an-unnamed-face-up-pair.png", (190, 245), [(171, 175)]),
+    # Held-out still (--seed 1100, scene 8), cut: a red back with a pale pattern over a pair (2s,
+    # Th) with a chip on it; a third of the back is pale, none of it plain stock.
+    ("patterned-back-over-a-face-up-pair-and-a-chip.png", (188, 151), [(207, 52), (345, 288)]),
+])
+def test_DEAL_BURN_a_back_over_a_face_up_pair_is_one_face_down_card(frame_name: str, back: tuple[int, int],
+                                                                    faces: list[tuple[int, int]]) -> None:
+    # The face-up cards' outlines, estimated from their indices, took in most of the back, and
+    # what they left was less than half a card: no card at all, a burn missed. The piece is grown
+    # back into what they took, where that is of its own colour.
+    cut = cv2.imread(str(SIM_FRAMES / frame_name))
+    found = still_detector().detect(cut)
+    down = [f.centre for f in found if not f.face_up]
+    assert len(down) == 1
+    assert math.dist(down[0], back) < 30
+    for xy in faces:
+        assert [f for f in found if f.face_up and math.dist(f.centre, xy) < 40]
+
+
 def test_DEAL_HOLE_COUNT_a_rack_is_found_beside_backs_that_cover_more_of_the_part() -> None:
     # A back's stripes cover more of the part than the rack does: the rack is its second colour.
     crop = np.full((260, 300, 3), (200, 120, 235), np.uint8)
