@@ -1049,6 +1049,17 @@ def test_DEAL_BURN_a_back_over_a_face_up_pair_is_one_face_down_card(frame_name: 
         assert [f for f in found if f.face_up and math.dist(f.centre, xy) < 40]
 
 
+def test_DEAL_BURN_a_burn_beside_a_sliver_of_a_court_card_is_one_card() -> None:
+    # Held-out still (eval_heldout.py --seed 600, scene 2), cut: a burn with a pale lattice back
+    # over a seat's pair (3h, Qd); what shows of the queen beside it is mostly her picture, 0.06 of
+    # the part plain stock. With the sliver the part is wider than a card, and was two cards.
+    cut = cv2.imread(str(SIM_FRAMES / "burn-over-a-court-cards-sliver.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        down = [f.centre for f in det.detect(cut) if not f.face_up]
+        assert len(down) == 1
+        assert math.dist(down[0], (190, 190)) < 40
+
+
 def test_DEAL_HOLE_COUNT_a_rack_is_found_beside_backs_that_cover_more_of_the_part() -> None:
     # A back's stripes cover more of the part than the rack does: the rack is its second colour.
     crop = np.full((260, 300, 3), (200, 120, 235), np.uint8)
