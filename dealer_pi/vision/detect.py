@@ -1350,8 +1350,10 @@ def _grown_under(bgr: np.ndarray, cnt: np.ndarray, rest: np.ndarray, taken: np.n
     on = piece > 0
     if not on.any() or paper_shares(crop, piece, bright, plain_grain(card_area))[1] > UNDER_A_FACE_STOCK:
         return []
-    paper = is_paper(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), bright)
-    own = racks.near_commonest(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32), on & ~paper)
+    coloured = on & ~is_paper(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), bright)
+    if not coloured.any():
+        return []  # all pale, and none of it plain: no colour of its own to grow by
+    own = racks.near_commonest(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32), coloured)
     got = (taken[y0:y1, x0:x1] > 0) & own
     side = opening_side(card_area)
     closed = cv2.morphologyEx(piece | got.astype(np.uint8) * 255, cv2.MORPH_CLOSE, np.ones((side, side), np.uint8))

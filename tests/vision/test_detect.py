@@ -19,7 +19,7 @@ from dealer_pi.engine.cards import FULL_DECK, Card
 from dealer_pi.engine.observations import CardSeen
 from dealer_pi.vision import racks
 from dealer_pi.vision.calibration import marker_image
-from dealer_pi.vision.detect import STEPPED, CardFound, Detector, _stock_masks, _stock_round, stepped_share
+from dealer_pi.vision.detect import STEPPED, CardFound, Detector, _grown_under, _stock_masks, _stock_round, stepped_share
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.pipeline import pipeline_from_config
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
@@ -1047,6 +1047,23 @@ def test_DEAL_BURN_a_back_over_a_face_up_pair_is_one_face_down_card(frame_name: 
     assert math.dist(down[0], back) < 30
     for xy in faces:
         assert [f for f in found if f.face_up and math.dist(f.centre, xy) < 40]
+
+
+def test_DEAL_BURN_a_piece_all_pale_and_none_of_it_plain_is_not_grown() -> None:
+    # What a face's outline leaves may be a lattice of thin white lines: all of it pale, none of it
+    # plain stock. It has no colour of its own to grow by; asking for its commonest colour raised.
+    bgr = np.full((400, 400, 3), (40, 110, 30), np.uint8)
+    rest = np.zeros((400, 400), np.uint8)
+    for k in range(100, 300, 8):
+        rest[100:300, k : k + 2] = 255
+        rest[k : k + 2, 100:300] = 255
+    bgr[rest > 0] = 250
+    taken = np.zeros_like(rest)
+    taken[100:300, 300:380] = 255
+    before = rest.copy()
+    piece = np.array([[100, 100], [299, 100], [299, 299], [100, 299]], np.int32).reshape(-1, 1, 2)
+    assert _grown_under(bgr, piece, rest, taken, 100000.0, 250.0) == []
+    assert np.array_equal(rest, before)
 
 
 def test_DEAL_BURN_a_burn_beside_a_sliver_of_a_court_card_is_one_card() -> None:
