@@ -1032,10 +1032,14 @@ class Detector:
         key = hashlib.blake2b(pts.tobytes(), digest_size=16, salt=k.to_bytes(16, "little")).digest()
         return _remembered(self._splits, key, lambda: _split(pts, k))
 
-    def _bar(self, key: bytes, crop: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
-        """:func:`.racks.bar_of`, remembered by the part's key (:func:`_part_key`), as
-        :meth:`_chips_side_by_side` is."""
-        return _remembered(self._bars, key, lambda: racks.bar_of(crop, mask), PARTS_KEPT)
+    def _bar(self, key: bytes, bgr: np.ndarray, mask: np.ndarray, x: int, y: int,
+             taken: np.ndarray | None) -> np.ndarray | None:
+        """:func:`_bar_of`, remembered by the part's key (:func:`_part_key`), as
+        :meth:`_chips_side_by_side` is, and by what the read cards' outlines took beside it."""
+        box, near = _taken_beside(mask, x, y, taken, mask.shape[0] + mask.shape[1])
+        if near is not None:
+            key = hashlib.blake2b(near.tobytes(), digest_size=16, key=key).digest()
+        return _remembered(self._bars, key, lambda: _bar_of(bgr, mask, x, y, box, near), PARTS_KEPT)
 
     def _chips_side_by_side(self, key: bytes, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt: np.ndarray,
                             card_area: float) -> bool:
@@ -1116,7 +1120,7 @@ class Detector:
                 whole, x0, y0 = _within(cnt, rest)
             stretches = lobes(whole, card_area)
             if len(stretches) == 1:
-                parts.extend(self._part(bgr, whole, x0, y0, float(area), float(card_area), bright, felt, stock))
+                parts.extend(self._part(bgr, whole, x0, y0, float(area), float(card_area), bright, felt, stock, taken=taken))
                 continue
             per_pixel = area / cv2.countNonZero(whole)
             for stretch in stretches:
@@ -1124,13 +1128,16 @@ class Detector:
                 bx, by, w, h = cv2.boundingRect(stretch)
                 mask = stretch[by : by + h, bx : bx + w]
                 parts.extend(self._part(bgr, mask, x0 + bx, y0 + by, float(per_pixel * cv2.countNonZero(mask)),
-                                        float(card_area), bright, felt, stock))
+                                        float(card_area), bright, felt, stock, taken=taken))
         return out, parts
 
     def _part(self, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, area: float, card_area: float, bright: float,
-              felt: np.ndarray, stock: Callable[[], Stock | None], rack_cut: bool = False) -> list[Part]:
+              felt: np.ndarray, stock: Callable[[], Stock | None], rack_cut: bool = False,
+              taken: np.ndarray | None = None) -> list[Part]:
         """What the rules measure of one part (none where it is chips side by side or a chip rack;
-        only what lies beside a rack where a card may lie there: ``rack_cut``, the rack cut off)."""
+        only what lies beside a rack where a card may lie there: ``rack_cut``, the rack cut off).
+        ``taken``: 255 on what the read cards' outlines took, in the frame, where a rack may lie
+        under them (see :func:`_bar_of`)."""
         key = _part_key(mask, x, y)
         if self._chips_side_by_side(key, bgr, mask, x, y, felt, card_area):
             return []
@@ -1147,7 +1154,7 @@ class Detector:
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
         # Not asked where a framed back was found: a hole card under a hand shows its back as a
         # bar with only its margin beside it (a chip on a pale rack, framed so too, stays a card).
-        bar = self._bar(key, crop, mask) if not backs and plain <= PLAIN_FACE_UP and not rack_cut else None
+        bar = self._bar(key, bgr, mask, x, y, taken) if not backs and plain <= PLAIN_FACE_UP and not rack_cut else None
         if bar is not None:
             beside = cv2.subtract(mask, bar)
             if cv2.countNonZero(beside) < LOBE * card_area:
@@ -1206,6 +1213,54 @@ def _chips_side_by_side(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt:
     near = cv2.dilate(np.ascontiguousarray(placed[::step, ::step]), np.ones((reach, reach), np.uint8))
     solid = cv2.bitwise_and(((felt_distance(crop, felt) > FELT_NEAR) * 255).astype(np.uint8), near)
     return chips.side_by_side(solid, cv2.countNonZero(mask) / step**2, card_w / step)
+
+
+def _taken_beside(mask: np.ndarray, x: int, y: int, taken: np.ndarray | None,
+                  reach: int) -> tuple[tuple[int, int, int, int], np.ndarray | None]:
+    """The box (x0, y0, x1, y1, in the frame) ``reach`` pixels round the part ``mask`` (its box's
+    top-left corner at ``x``, ``y``), and ``taken`` (255 on what the read cards' outlines took) in
+    it; None where none of that touches the part."""
+    h, w = mask.shape
+    if taken is None:
+        return (x, y, x + w, y + h), None
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    x1, y1 = min(taken.shape[1], x + w + reach), min(taken.shape[0], y + h + reach)
+    near = taken[y0:y1, x0:x1]
+    touch = cv2.dilate(mask, np.ones((TAKEN_TOUCH, TAKEN_TOUCH), np.uint8))
+    if not cv2.countNonZero(touch & taken[y : y + h, x : x + w]):
+        return (x, y, x + w, y + h), None
+    return (x0, y0, x1, y1), near
+
+
+# A rack lying across a face-up card whose index is read: the card's outline, worked out from its
+# index, takes the rack's end, and what is left of the rack is too short, or a triangle, to lie as
+# a bar (held-out stills: seed 2000, scene 11, a rack across a seat's pair and a sliver of the
+# pair beside it counted as a face-down card). The rack's colour is looked for under the outlines
+# that touch the part (within TAKEN_TOUCH pixels), to tell its bar; the bar is the part's only.
+TAKEN_TOUCH = 7
+
+
+def _bar_of(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, box: tuple[int, int, int, int],
+            near: np.ndarray | None) -> np.ndarray | None:
+    """:func:`.racks.bar_of` of the part ``mask`` (its box's top-left corner at ``x``, ``y``) of
+    the frame ``bgr``; where it finds none and the read cards' outlines took something beside the
+    part (``near``, 255 on that within ``box``, see :func:`_taken_beside`), asked again with what of
+    that is of the part's commonest colour, and cut back to the part."""
+    h, w = mask.shape
+    bar = racks.bar_of(bgr[y : y + h, x : x + w], mask)
+    if bar is not None or near is None:
+        return bar
+    x0, y0, x1, y1 = box
+    crop = bgr[y0:y1, x0:x1]
+    own = np.zeros(near.shape, np.uint8)
+    own[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = mask
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    grown = own | ((near > 0) & racks.near_commonest(lab, own > 0)).astype(np.uint8) * 255
+    under = racks.bar_of(crop, grown)
+    if under is None:
+        return None
+    mine: np.ndarray = under[y - y0 : y - y0 + h, x - x0 : x - x0 + w] & mask
+    return mine if cv2.countNonZero(mine) else None
 
 
 def _part_key(mask: np.ndarray, x: int, y: int) -> bytes:

@@ -1077,6 +1077,17 @@ def test_DEAL_BURN_a_burn_beside_a_sliver_of_a_court_card_is_one_card() -> None:
         assert math.dist(down[0], (190, 190)) < 40
 
 
+def test_DEAL_BURN_a_rack_across_a_face_up_pair_is_no_face_down_card() -> None:
+    # Held-out still (eval_heldout.py --seed 2000, scene 11), cut: a teal chip rack lying across a
+    # seat's face-up pair (5d, 9d) and a chip. The outline worked out from the 5d's index takes
+    # the rack's upper end; what was left of the rack, with a sliver of the cards, was a triangle,
+    # no long bar, and was a face-down card: a third card at the seat.
+    cut = cv2.imread(str(SIM_FRAMES / "rack-across-a-face-up-pair.png"))
+    found = still_detector().detect(cut)
+    assert not [f.centre for f in found if not f.face_up]
+    assert [f for f in found if f.face_up and math.dist(f.centre, (183, 106)) < 40]  # the pair
+
+
 def test_DEAL_HOLE_COUNT_a_rack_is_found_beside_backs_that_cover_more_of_the_part() -> None:
     # A back's stripes cover more of the part than the rack does: the rack is its second colour.
     crop = np.full((260, 300, 3), (200, 120, 235), np.uint8)
