@@ -581,7 +581,7 @@ def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: f
             continue
         # In the stretch's own box, grown by the ring's reach: the same border as in the whole part.
         x, y, w, h = stats[i, :4]
-        x0, y0, x1, y1 = max(0, x - k), max(0, y - k), min(labels.shape[1], x + w + k), min(labels.shape[0], y + h + k)
+        x0, y0, x1, y1 = _box_round(x, y, w, h, k, labels.shape)
         stretch = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
         if area < BACK_SOLID * cv2.contourArea(cv2.convexHull(_row_ends(cv2.findNonZero(stretch).reshape(-1, 2)))):
             continue
@@ -1034,12 +1034,19 @@ class Detector:
 
     def _bar(self, key: bytes, bgr: np.ndarray, mask: np.ndarray, x: int, y: int,
              taken: np.ndarray | None) -> np.ndarray | None:
-        """:func:`_bar_of`, remembered by the part's key (:func:`_part_key`), as
-        :meth:`_chips_side_by_side` is, and by what the read cards' outlines took beside it."""
-        box, near = _taken_beside(mask, x, y, taken, mask.shape[0] + mask.shape[1])
-        if near is not None:
-            key = hashlib.blake2b(near.tobytes(), digest_size=16, key=key).digest()
-        return _remembered(self._bars, key, lambda: _bar_of(bgr, mask, x, y, box, near), PARTS_KEPT)
+        """:func:`.racks.bar_of` of the part ``mask`` (its box's top-left corner at ``x``, ``y``),
+        remembered by the part's key (:func:`_part_key`), as :meth:`_chips_side_by_side` is; where
+        it finds none, :func:`_bar_under`, remembered by that key and what the read cards'
+        outlines took beside the part (``taken``, see :func:`_taken_beside`)."""
+        h, w = mask.shape
+        bar = _remembered(self._bars, key, lambda: racks.bar_of(bgr[y : y + h, x : x + w], mask), PARTS_KEPT)
+        if bar is not None:
+            return bar
+        box, near = _taken_beside(mask, x, y, taken, h + w)
+        if near is None:
+            return None
+        key = hashlib.blake2b(near.tobytes(), digest_size=16, key=key).digest()
+        return _remembered(self._bars, key, lambda: _bar_under(bgr, mask, x, y, box, near), PARTS_KEPT)
 
     def _chips_side_by_side(self, key: bytes, bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt: np.ndarray,
                             card_area: float) -> bool:
@@ -1137,7 +1144,7 @@ class Detector:
         """What the rules measure of one part (none where it is chips side by side or a chip rack;
         only what lies beside a rack where a card may lie there: ``rack_cut``, the rack cut off).
         ``taken``: 255 on what the read cards' outlines took, in the frame, where a rack may lie
-        under them (see :func:`_bar_of`)."""
+        under them (see :func:`_bar_under`)."""
         key = _part_key(mask, x, y)
         if self._chips_side_by_side(key, bgr, mask, x, y, felt, card_area):
             return []
@@ -1204,11 +1211,9 @@ def _chips_side_by_side(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt:
     card_w = card_width(card_area)
     step = 2 if card_w >= CHIPS_AT_HALF else 1
     r = QUARTER_REACH
-    x0, y0 = max(0, x - r), max(0, y - r)
-    x1, y1 = min(bgr.shape[1], x + mask.shape[1] + r), min(bgr.shape[0], y + mask.shape[0] + r)
+    x0, y0, x1, y1 = box = _box_round(x, y, mask.shape[1], mask.shape[0], r, bgr.shape)
     crop = bgr[y0:y1:step, x0:x1:step]
-    placed = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    placed[y - y0 : y - y0 + mask.shape[0], x - x0 : x - x0 + mask.shape[1]] = mask
+    placed = _placed(mask, x, y, box)
     reach = 2 * r // step + 1
     near = cv2.dilate(np.ascontiguousarray(placed[::step, ::step]), np.ones((reach, reach), np.uint8))
     solid = cv2.bitwise_and(((felt_distance(crop, felt) > FELT_NEAR) * 255).astype(np.uint8), near)
@@ -1223,13 +1228,11 @@ def _taken_beside(mask: np.ndarray, x: int, y: int, taken: np.ndarray | None,
     h, w = mask.shape
     if taken is None:
         return (x, y, x + w, y + h), None
-    x0, y0 = max(0, x - reach), max(0, y - reach)
-    x1, y1 = min(taken.shape[1], x + w + reach), min(taken.shape[0], y + h + reach)
-    near = taken[y0:y1, x0:x1]
     touch = cv2.dilate(mask, np.ones((TAKEN_TOUCH, TAKEN_TOUCH), np.uint8))
     if not cv2.countNonZero(touch & taken[y : y + h, x : x + w]):
         return (x, y, x + w, y + h), None
-    return (x0, y0, x1, y1), near
+    x0, y0, x1, y1 = _box_round(x, y, w, h, reach, taken.shape)
+    return (x0, y0, x1, y1), taken[y0:y1, x0:x1]
 
 
 # A rack lying across a face-up card whose index is read: the card's outline, worked out from its
@@ -1240,27 +1243,44 @@ def _taken_beside(mask: np.ndarray, x: int, y: int, taken: np.ndarray | None,
 TAKEN_TOUCH = 7
 
 
-def _bar_of(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, box: tuple[int, int, int, int],
-            near: np.ndarray | None) -> np.ndarray | None:
+def _bar_under(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, box: tuple[int, int, int, int],
+               near: np.ndarray) -> np.ndarray | None:
     """:func:`.racks.bar_of` of the part ``mask`` (its box's top-left corner at ``x``, ``y``) of
-    the frame ``bgr``; where it finds none and the read cards' outlines took something beside the
-    part (``near``, 255 on that within ``box``, see :func:`_taken_beside`), asked again with what of
-    that is of the part's commonest colour, and cut back to the part."""
+    the frame ``bgr`` with what the read cards' outlines took beside it (``near``, 255 on that
+    within ``box``, see :func:`_taken_beside`) of the part's commonest colour, cut back to the part."""
     h, w = mask.shape
-    bar = racks.bar_of(bgr[y : y + h, x : x + w], mask)
-    if bar is not None or near is None:
-        return bar
     x0, y0, x1, y1 = box
     crop = bgr[y0:y1, x0:x1]
-    own = np.zeros(near.shape, np.uint8)
-    own[y - y0 : y - y0 + h, x - x0 : x - x0 + w] = mask
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    grown = own | ((near > 0) & racks.near_commonest(lab, own > 0)).astype(np.uint8) * 255
+    own = _placed(mask, x, y, box)
+    grown = own | _taken_of_its_colour(crop, near, own > 0).astype(np.uint8) * 255
     under = racks.bar_of(crop, grown)
     if under is None:
         return None
     mine: np.ndarray = under[y - y0 : y - y0 + h, x - x0 : x - x0 + w] & mask
     return mine if cv2.countNonZero(mine) else None
+
+
+def _box_round(x: int, y: int, w: int, h: int, reach: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1) ``reach`` pixels round the box at ``x``, ``y``, ``w`` by ``h``,
+    within a picture of ``shape``."""
+    return max(0, x - reach), max(0, y - reach), min(shape[1], x + w + reach), min(shape[0], y + h + reach)
+
+
+def _placed(mask: np.ndarray, x: int, y: int, box: tuple[int, int, int, int]) -> np.ndarray:
+    """``mask`` (its top-left corner at ``x``, ``y``) in the larger ``box`` (x0, y0, x1, y1) round it."""
+    x0, y0, x1, y1 = box
+    out = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    out[y - y0 : y - y0 + mask.shape[0], x - x0 : x - x0 + mask.shape[1]] = mask
+    return out
+
+
+def _taken_of_its_colour(crop: np.ndarray, taken: np.ndarray, on: np.ndarray) -> np.ndarray:
+    """True where ``taken`` (255 on what the read cards' outlines took, ``crop``'s size) is of the
+    commonest colour of ``crop``'s pixels ``on`` (:func:`.racks.near_commonest`): what a piece they
+    cut into (a back, a rack) gets back of itself."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    got: np.ndarray = (taken > 0) & racks.near_commonest(lab, on)
+    return got
 
 
 def _part_key(mask: np.ndarray, x: int, y: int) -> bytes:
@@ -1394,10 +1414,8 @@ def _grown_under(bgr: np.ndarray, cnt: np.ndarray, rest: np.ndarray, taken: np.n
     """The outline of a back that a face-up card's outline mostly took (``cnt``: what it left,
     see :data:`UNDER_A_FACE`), with ``rest`` (255 on what the reads leave) set on the pixels it
     gets back from ``taken`` (255 on what they took); none where it is no such back."""
-    reach = int(math.sqrt(card_area))
     x, y, w, h = cv2.boundingRect(cnt)
-    x0, y0 = max(0, x - reach), max(0, y - reach)
-    x1, y1 = min(rest.shape[1], x + w + reach), min(rest.shape[0], y + h + reach)
+    x0, y0, x1, y1 = _box_round(x, y, w, h, int(math.sqrt(card_area)), rest.shape)
     crop = bgr[y0:y1, x0:x1]
     piece = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.drawContours(piece, [cnt - np.array([x0, y0], np.int32)], -1, 255, -1)
@@ -1408,8 +1426,7 @@ def _grown_under(bgr: np.ndarray, cnt: np.ndarray, rest: np.ndarray, taken: np.n
     coloured = on & ~is_paper(cv2.cvtColor(crop, cv2.COLOR_BGR2HSV), bright)
     if not coloured.any():
         return []  # all pale, and none of it plain: no colour of its own to grow by
-    own = racks.near_commonest(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32), coloured)
-    got = (taken[y0:y1, x0:x1] > 0) & own
+    got = _taken_of_its_colour(crop, taken[y0:y1, x0:x1], coloured)
     side = opening_side(card_area)
     closed = cv2.morphologyEx(piece | got.astype(np.uint8) * 255, cv2.MORPH_CLOSE, np.ones((side, side), np.uint8))
     _, labels = cv2.connectedComponents(closed & (piece | taken[y0:y1, x0:x1]))
