@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: test demo demo-floor typecheck browser broker bench install clean reader regions deck-rows
+.PHONY: test demo demo-floor typecheck browser broker fonts bench install clean reader regions deck-rows
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,7 +27,15 @@ broker:
 	  { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends mosquitto; }
 	@command -v mosquitto >/dev/null || test -x /usr/sbin/mosquitto || echo "warning: no mosquitto: the floor tests will fail (apt-get install mosquitto)"
 
-test: $(STAMP) typecheck browser broker
+# The printed decks are drawn from SVG in the fonts models/fonts.conf pins; as root, install what is missing.
+DECK_PACKAGES := librsvg2-bin fontconfig fonts-liberation fonts-dejavu-core
+fonts:
+	@missing=""; for p in $(DECK_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	elif [ -n "$$missing" ]; then echo "warning:$$missing missing: the deck font tests will fail (apt-get install$$missing)"; fi
+
+test: $(STAMP) typecheck browser broker fonts
 	$(PY) -m pytest -q
 
 demo: $(STAMP)

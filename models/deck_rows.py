@@ -8,7 +8,11 @@ files. Each scene lays one to four cards of one design, a few of them face down
 (the designs' own backs, or patterns of any colour), on felt, wood, cloth, a
 desk or a dark table, at any angle, with rank glyphs 9 to 70 pixels tall; then
 the camera and photo faults of the generated Hershey scenes
-(``make_index_model.photographed``). The real index finder runs on each
+(``make_index_model.photographed``). Two designs print their indices as SVG
+text in Arial; the shipped rows draw it as DejaVu Sans (``--fonts bare``, as a
+machine without Arial's metric twin did), and ``--fonts both`` makes every
+scene twice, once so and once as the designs ask (Liberation Sans): a reader
+built on both was tried and not kept (``REPORT.md``, "The designs' fonts"). The real index finder runs on each
 picture and each pair it proposes is labelled from the face's located index
 (``decks.find_index``); on a face whose index could not be located (glyphs
 that touch) the proposals are left out rather than called "not an index".
@@ -39,18 +43,22 @@ from dealer_pi.vision.recogniser import NOT_INDEX  # noqa: E402
 from dealer_pi.vision.render import Placement, card_homography, compose  # noqa: E402
 
 import heldout_scenes  # noqa: E402
-from decks import DESIGNS, FACES_CACHE, HELD_OUT, Face, render_backs, render_design  # noqa: E402
+from decks import BARE, DESIGNS, FAITHFUL, HELD_OUT, Face, Fonts, render_backs, render_design  # noqa: E402
 from make_index_model import label_scene, next_centre, photographed, run_chunks, sampled, save_rows  # noqa: E402
 
 OUT = HERE / "deck_rows.npz"
 TRAINING = tuple(name for name in DESIGNS if name != HELD_OUT)
+# What the designs' text is drawn in (see decks.BARE); ``--fonts both`` draws every scene in each.
+RENDERINGS = {"bare": BARE, "faithful": FAITHFUL}
 
 
-@lru_cache(maxsize=1)
-def training_decks(assets: str) -> tuple[list[list[Face]], list[np.ndarray]]:
-    """Each training design's faces, and the designs' backs (rendered once per process)."""
-    faces = [render_design(Path(assets), DESIGNS[name], FACES_CACHE) for name in TRAINING]
-    return faces, render_backs(Path(assets), FACES_CACHE)
+@lru_cache(maxsize=2)
+def training_decks(assets: str, fonts: str) -> tuple[list[list[Face]], list[np.ndarray]]:
+    """Each training design's faces, and the designs' backs, drawn in ``RENDERINGS[fonts]``
+    (rendered once per process)."""
+    drawn: Fonts = RENDERINGS[fonts]
+    faces = [render_design(Path(assets), DESIGNS[name], drawn) for name in TRAINING]
+    return faces, render_backs(Path(assets), drawn)
 
 
 def deck_scene(rng: np.random.Generator, faces: list[Face], backs: list[np.ndarray], size: int = 400):
@@ -74,11 +82,11 @@ def deck_scene(rng: np.random.Generator, faces: list[Face], backs: list[np.ndarr
     return frame, placements, boxes, top
 
 
-def _chunk(args: tuple[int, int, int, str]) -> tuple[np.ndarray, np.ndarray]:
+def _chunk(args: tuple[int, int, int, str, str]) -> tuple[np.ndarray, np.ndarray]:
     """Rows from ``n`` scenes, each of a design drawn at random; seeded per chunk, so the number of
-    workers does not change the rows."""
-    seed, chunk, n, assets = args
-    faces, backs = training_decks(assets)
+    workers does not change the rows, and each rendering of a chunk lays the same scenes."""
+    seed, chunk, n, assets, fonts = args
+    faces, backs = training_decks(assets, fonts)
     rng = np.random.default_rng([seed, chunk])
     params = GlyphParams()
     xs, ys = [np.zeros((0, FEATURES), np.float32)], [np.zeros(0, np.int64)]
@@ -91,11 +99,16 @@ def _chunk(args: tuple[int, int, int, str]) -> tuple[np.ndarray, np.ndarray]:
     return np.vstack(xs), np.concatenate(ys)
 
 
-def deck_dataset(assets: Path, n_scenes: int, seed: int, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def deck_dataset(assets: Path, n_scenes: int, seed: int, workers: int = 2,
+                 renderings: tuple[str, ...] = ("bare",)) -> tuple[np.ndarray, np.ndarray]:
     if not (assets / DESIGNS[TRAINING[0]].folder).is_dir():
         raise SystemExit(f"{assets}: not the card-assets folder (no {DESIGNS[TRAINING[0]].folder}); give --assets")
-    training_decks(str(assets))  # render the faces once before the workers read them from the cache
-    return run_chunks(_chunk, [(seed, c, min(100, n_scenes - c * 100), str(assets)) for c in range((n_scenes + 99) // 100)], workers)
+    for fonts in renderings:
+        training_decks(str(assets), fonts)  # render the faces once before the workers read them from the cache
+    # The renderings of a chunk side by side: the reader's build holds back the last tenth of the
+    # rows, the last scenes in every rendering.
+    return run_chunks(_chunk, [(seed, c, min(100, n_scenes - c * 100), str(assets), fonts)
+                               for c in range((n_scenes + 99) // 100) for fonts in renderings], workers)
 
 
 def main() -> int:
@@ -105,11 +118,15 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=9)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--fonts", choices=(*RENDERINGS, "both"), default="bare",
+                    help="what the designs' Arial text is drawn in (default bare, as the shipped rows)")
     args = ap.parse_args()
+    renderings = tuple(RENDERINGS) if args.fonts == "both" else (args.fonts,)
     t0 = time.time()
-    x, y = deck_dataset(args.assets, args.scenes, args.seed, args.workers)
+    x, y = deck_dataset(args.assets, args.scenes, args.seed, args.workers, renderings)
     save_rows(args.out, x, y)
-    print(f"{len(y)} rows ({int((y != NOT_INDEX).sum())} indices) from {args.scenes} scenes of {', '.join(TRAINING)}; "
+    print(f"{len(y)} rows ({int((y != NOT_INDEX).sum())} indices) from {args.scenes} scenes of {', '.join(TRAINING)}, "
+          f"drawn {' and '.join(renderings)}; "
           f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB) in {time.time() - t0:.0f}s")
     return 0
 

@@ -1,7 +1,10 @@
 """Card faces and backs rendered from the SVG decks in ``card-assets`` (build time only).
 
 Each design is rendered once with ``rsvg-convert`` (Debian's librsvg2-bin) or,
-when that is missing, the ``cairosvg`` package, into a cache folder. The
+when that is missing, the ``cairosvg`` package, into a cache folder. The fonts the
+designs name are pinned (``fonts.conf``: Arial as Liberation Sans, Bitstream Vera
+Sans as DejaVu Sans; Debian's fonts-liberation and fonts-dejavu-core) and checked
+before anything is drawn, and the cache is drawn again when they change. The
 corner index of every face is then found on the upright face itself (the
 top-most ink near the top-left corner is the rank, the next ink below it the
 suit), so scenes made from the face can label what the reader proposes.
@@ -12,6 +15,7 @@ their attribution in ``models/NOTICE.md``.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
@@ -23,8 +27,30 @@ import numpy as np
 
 from dealer_pi.engine.cards import FULL_DECK, Card
 
+HERE = Path(__file__).resolve().parent
 FACE_H = 352  # faces are rendered this tall; widths follow each design's aspect
 FACES_CACHE = Path(__file__).resolve().parents[1] / "build" / "models" / "faces"  # rendered once, kept here
+FONTS_STAMP = "fonts.txt"  # in the cache: the fonts its faces were drawn in
+
+
+@dataclass(frozen=True)
+class Fonts:
+    """What the font names in the designs' SVG text are drawn in: a fontconfig file, what it must
+    resolve each name to, and the cache folder for faces drawn so."""
+
+    conf: Path
+    pinned: tuple[tuple[str, str], ...]
+    cache: Path
+
+
+# Each design's index is SVG text in a font it names. Left to the machine, "Arial" was DejaVu Sans
+# on one and Liberation Sans on another, and the held-out deck's named cards moved by a fifth.
+# As the designs ask: Arial as its metric twin.
+FAITHFUL = Fonts(HERE / "fonts.conf", (("Arial", "Liberation Sans"), ("Bitstream Vera Sans", "DejaVu Sans")), FACES_CACHE)
+# As a machine without Arial's twin draws it (the printed rows before both were drawn): the reader
+# learns both shapes of the same designs.
+BARE = Fonts(HERE / "fonts-bare.conf", (("Arial", "DejaVu Sans"), ("Bitstream Vera Sans", "DejaVu Sans")),
+             FACES_CACHE.with_name("faces-bare"))
 
 _SAUL_SUIT = {"c": "club", "d": "diamond", "h": "heart", "s": "spade"}
 _SAUL_RANK = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
@@ -75,24 +101,55 @@ class Face:
     index: tuple[tuple[tuple[int, int, int, int], tuple[int, int, int, int]], ...]
 
 
-def _svg_to_png(svg: Path, png: Path, height: int) -> None:
+def pinned_fonts(fonts: Fonts = FAITHFUL) -> str:
+    """The designs' font names as ``fonts.conf`` resolves them, one line; raises where one is not
+    the pinned font (the font missing: fontconfig falls back to another)."""
+    if not shutil.which("fc-match"):
+        raise RuntimeError("rendering the decks needs fontconfig's fc-match (Debian: fontconfig)")
+    env = {**os.environ, "FONTCONFIG_FILE": str(fonts.conf)}
+    got = {name: subprocess.run(["fc-match", "-f", "%{family[0]}", name], env=env, check=True, capture_output=True,
+                                text=True).stdout.strip() for name, _ in fonts.pinned}
+    wrong = [f"{name} resolves to {got[name]!r}, not {want!r}" for name, want in fonts.pinned if got[name] != want]
+    if wrong:
+        raise RuntimeError(f"{fonts.conf}: {'; '.join(wrong)}; install Debian's fonts-liberation and fonts-dejavu-core")
+    return "; ".join(f"{name} as {got[name]}" for name, _ in fonts.pinned)
+
+
+@functools.cache
+def _fresh(fonts: Fonts) -> None:
+    """Faces drawn in other fonts (or before the fonts were pinned) are drawn again."""
+    cache = fonts.cache
+    drawn_in = pinned_fonts(fonts)
+    stamp = cache / FONTS_STAMP
+    if stamp.exists() and stamp.read_text() == drawn_in:
+        return
+    for old in cache.glob("*.png"):
+        old.unlink()
+    cache.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(drawn_in)
+
+
+def _svg_to_png(svg: Path, png: Path, height: int, fonts: Fonts = FAITHFUL) -> None:
     png.parent.mkdir(parents=True, exist_ok=True)
     # Rendered beside the cache's file and moved into place whole: two runs started together share
     # the cache, and one read a face the other had only half written ("rendering gave no picture").
     part = png.with_name(f"{png.stem}.{os.getpid()}.part.png")
     if shutil.which("rsvg-convert"):
-        subprocess.run(["rsvg-convert", "-h", str(height), "-o", str(part), str(svg)], check=True, capture_output=True)
+        subprocess.run(["rsvg-convert", "-h", str(height), "-o", str(part), str(svg)], check=True, capture_output=True,
+                       env={**os.environ, "FONTCONFIG_FILE": str(fonts.conf)})
     else:
+        os.environ["FONTCONFIG_FILE"] = str(fonts.conf)  # before cairo reads fontconfig's setup
         import cairosvg  # type: ignore[import-not-found]
 
         cairosvg.svg2png(url=str(svg), write_to=str(part), output_height=height)
     os.replace(part, png)
 
 
-def _load(svg: Path, cache: Path) -> tuple[np.ndarray, np.ndarray]:
-    png = cache / (svg.parent.name + "-" + svg.stem + ".png")
+def _load(svg: Path, fonts: Fonts) -> tuple[np.ndarray, np.ndarray]:
+    _fresh(fonts)
+    png = fonts.cache / (svg.parent.name + "-" + svg.stem + ".png")
     if not png.exists():
-        _svg_to_png(svg, png, FACE_H)
+        _svg_to_png(svg, png, FACE_H, fonts)
     img = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
     if img is None or img.ndim != 3:
         raise ValueError(f"{svg}: rendering gave no picture")
@@ -142,11 +199,11 @@ def turned(box: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, in
     return (w - box[2], h - box[3], w - box[0], h - box[1])
 
 
-def render_design(root: Path, design: Design, cache: Path) -> list[Face]:
+def render_design(root: Path, design: Design, fonts: Fonts = FAITHFUL) -> list[Face]:
     """All 52 faces of ``design``; each with both corner indices."""
     out = []
     for card in FULL_DECK:
-        img, alpha = _load(root / design.folder / design.file_of(card), cache)  # type: ignore[operator]
+        img, alpha = _load(root / design.folder / design.file_of(card), fonts)  # type: ignore[operator]
         h, w = img.shape[:2]
         try:
             rank, suit = find_index(img)
@@ -159,17 +216,17 @@ def render_design(root: Path, design: Design, cache: Path) -> list[Face]:
     return out
 
 
-def faces_by_card(root: Path, design: str, cache: Path = FACES_CACHE) -> dict[Card, np.ndarray]:
+def faces_by_card(root: Path, design: str) -> dict[Card, np.ndarray]:
     """Each card's face in ``design`` (a name of :data:`DESIGNS`), for the simulated camera to film."""
-    return {f.card: f.image for f in render_design(root, DESIGNS[design], cache)}
+    return {f.card: f.image for f in render_design(root, DESIGNS[design])}
 
 
-def render_backs(root: Path, cache: Path) -> list[np.ndarray]:
+def render_backs(root: Path, fonts: Fonts = FAITHFUL) -> list[np.ndarray]:
     """The designs' own back pictures (BGR)."""
     out = []
     for design in DESIGNS.values():
         if design.name == HELD_OUT:
             continue
         for b in design.backs:
-            out.append(_load((root / design.folder / b).resolve(), cache)[0])
+            out.append(_load((root / design.folder / b).resolve(), fonts)[0])
     return out

@@ -2,8 +2,9 @@
 
     .venv/bin/python models/eval_heldout.py [--scenes 20] [--design knoll] [--size 1920x1080] [--misses]
 
-Needs ``../shared/card-assets`` (the SVG decks) and ``rsvg-convert`` (Debian's librsvg2-bin);
-the faces are rendered once into ``build/models/faces``.
+Needs ``../shared/card-assets`` (the SVG decks), ``rsvg-convert`` (Debian's librsvg2-bin) and
+the fonts ``fonts.conf`` pins (fonts-liberation, fonts-dejavu-core; ``make fonts``); the faces
+are rendered once into ``build/models/faces``.
 
 A table (green, blue or red felt, or light wood) in the middle of a wooden
 floor; a board of 3-5 cards in a row, hole-card pairs fanned and overlapping
@@ -42,7 +43,7 @@ from dealer_pi.vision.surface import still_cards, still_detector  # noqa: E402
 from dealer_pi.vision.render import Placement, camera_faults, card_homography, compose  # noqa: E402
 
 import heldout_scenes as scenes  # noqa: E402
-from decks import DESIGNS, FACES_CACHE, HELD_OUT, Face, render_backs, render_design  # noqa: E402
+from decks import DESIGNS, HELD_OUT, Face, render_backs, render_design  # noqa: E402
 
 SHARED = HERE.parent.parent / "shared"
 
@@ -159,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="tell the unread parts apart with the region classifier (default file: the shipped one) instead of the rules")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
-    faces = render_design(args.assets, DESIGNS[args.design], FACES_CACHE)
-    backs = render_backs(args.assets, FACES_CACHE)
+    faces = render_design(args.assets, DESIGNS[args.design])
+    backs = render_backs(args.assets)
     regions = RegionClassifier(args.regions) if args.regions else None
     model = IndexModel.load(args.model) if args.model else None
     enrolment = enrol_design(faces, args.seed, model) if args.enrol else None

@@ -1,0 +1,104 @@
+"""The printed decks' fonts (``models/decks.py``): the SVG designs print their indices as text in
+fonts they name, and what a machine draws for those names moved the held-out figures by a fifth.
+They are pinned by ``models/fonts.conf``, checked with the real fontconfig, and faces drawn in
+other fonts are not used."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture()
+def decks():
+    sys.path.insert(0, str(REPO / "models"))
+    try:
+        import decks as module
+    finally:
+        sys.path.remove(str(REPO / "models"))
+    module._fresh.cache_clear()
+    yield module
+    module._fresh.cache_clear()
+
+
+def test_the_designs_fonts_resolve_to_the_pinned_fonts(decks):
+    assert decks.pinned_fonts() == "Arial as Liberation Sans; Bitstream Vera Sans as DejaVu Sans"
+    assert decks.pinned_fonts(decks.BARE) == "Arial as DejaVu Sans; Bitstream Vera Sans as DejaVu Sans"
+
+
+def test_a_font_the_machine_lacks_is_named_in_the_error(decks, tmp_path):
+    lacking = decks.Fonts(decks.FAITHFUL.conf, (("Arial", "No Such Sans"),), tmp_path)
+    with pytest.raises(RuntimeError, match=r"Arial resolves to 'Liberation Sans', not 'No Such Sans'.*fonts-liberation"):
+        decks.pinned_fonts(lacking)
+    with pytest.raises(RuntimeError, match="No Such Sans"):
+        decks._fresh(lacking)  # nothing is drawn
+
+
+def _in(decks, cache: Path):
+    return decks.Fonts(decks.FAITHFUL.conf, decks.FAITHFUL.pinned, cache)
+
+
+def test_faces_drawn_in_other_fonts_are_drawn_again(decks, tmp_path):
+    (tmp_path / "svg-7H.png").write_bytes(b"drawn with Arial as DejaVu Sans")
+    (tmp_path / decks.FONTS_STAMP).write_text(decks.pinned_fonts(decks.BARE))
+    decks._fresh(_in(decks, tmp_path))
+    assert not (tmp_path / "svg-7H.png").exists()
+    assert (tmp_path / decks.FONTS_STAMP).read_text() == decks.pinned_fonts()
+
+
+def test_faces_drawn_in_the_pinned_fonts_are_kept(decks, tmp_path):
+    (tmp_path / "svg-7H.png").write_bytes(b"a face")
+    (tmp_path / decks.FONTS_STAMP).write_text(decks.pinned_fonts())
+    decks._fresh(_in(decks, tmp_path))
+    assert (tmp_path / "svg-7H.png").read_bytes() == b"a face"
+
+
+def test_a_cache_drawn_before_the_fonts_were_pinned_is_drawn_again(decks, tmp_path):
+    (tmp_path / "svg-7H.png").write_bytes(b"fonts unknown")
+    decks._fresh(_in(decks, tmp_path))
+    assert not (tmp_path / "svg-7H.png").exists()
+
+
+def _text_svg(tmp_path: Path, family: str) -> Path:
+    svg = tmp_path / f"{family.replace(' ', '_')}.svg"
+    svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="80">'
+                   f'<text x="8" y="60" style="font-family:{family};font-size:56px">Q7</text></svg>')
+    return svg
+
+
+def test_a_designs_arial_index_is_drawn_in_liberation_sans(decks, tmp_path, monkeypatch):
+    import cv2
+
+    # The machine's own setup draws Arial as DejaVu Sans, as a bare Debian without fonts-liberation did.
+    bare = tmp_path / "bare.conf"
+    bare.write_text('<?xml version="1.0"?><fontconfig><include>/etc/fonts/fonts.conf</include>'
+                    '<match target="pattern"><test name="family"><string>Arial</string></test>'
+                    '<edit name="family" mode="assign" binding="strong"><string>DejaVu Sans</string></edit></match>'
+                    '</fontconfig>')
+    monkeypatch.setenv("FONTCONFIG_FILE", str(bare))
+
+    def drawn(family: str):
+        png = tmp_path / f"{family}.png"
+        decks._svg_to_png(_text_svg(tmp_path, family), png, 80)
+        return cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+
+    arial = drawn("Arial")
+    assert (arial[..., 3] > 0).sum() > 200  # something was drawn
+    assert (arial == drawn("Liberation Sans")).all()
+    assert not (arial == drawn("DejaVu Sans")).all()
+
+
+def test_the_bare_rendering_draws_arial_as_dejavu_sans(decks, tmp_path):
+    import cv2
+
+    def drawn(family: str, fonts):
+        png = tmp_path / f"{family}-{fonts.conf.stem}.png"
+        decks._svg_to_png(_text_svg(tmp_path, family), png, 80, fonts)
+        return cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+
+    assert (drawn("Arial", decks.BARE) == drawn("DejaVu Sans", decks.BARE)).all()
+    assert not (drawn("Arial", decks.BARE) == drawn("Arial", decks.FAITHFUL)).all()
