@@ -29,7 +29,7 @@ from dealer_pi.engine.cards import FULL_DECK, Card
 
 HERE = Path(__file__).resolve().parent
 FACE_H = 352  # faces are rendered this tall; widths follow each design's aspect
-FACES_CACHE = Path(__file__).resolve().parents[1] / "build" / "models" / "faces"  # rendered once, kept here
+FACES_CACHE = HERE.parent / "build" / "models" / "faces"  # rendered once, kept here
 FONTS_STAMP = "fonts.txt"  # in the cache: the fonts its faces were drawn in
 
 
@@ -47,8 +47,7 @@ class Fonts:
 # on one and Liberation Sans on another, and the held-out deck's named cards moved by a fifth.
 # As the designs ask: Arial as its metric twin.
 FAITHFUL = Fonts(HERE / "fonts.conf", (("Arial", "Liberation Sans"), ("Bitstream Vera Sans", "DejaVu Sans")), FACES_CACHE)
-# As a machine without Arial's twin draws it (the printed rows before both were drawn): the reader
-# learns both shapes of the same designs.
+# As a machine without Arial's twin draws it: the shipped printed rows were drawn so (deck_rows.py).
 BARE = Fonts(HERE / "fonts-bare.conf", (("Arial", "DejaVu Sans"), ("Bitstream Vera Sans", "DejaVu Sans")),
              FACES_CACHE.with_name("faces-bare"))
 
@@ -102,7 +101,7 @@ class Face:
 
 
 def pinned_fonts(fonts: Fonts = FAITHFUL) -> str:
-    """The designs' font names as ``fonts.conf`` resolves them, one line; raises where one is not
+    """The designs' font names as ``fonts.conf`` (for ``fonts``, its file) resolves them, one line; raises where one is not
     the pinned font (the font missing: fontconfig falls back to another)."""
     if not shutil.which("fc-match"):
         raise RuntimeError("rendering the decks needs fontconfig's fc-match (Debian: fontconfig)")
@@ -138,7 +137,8 @@ def _svg_to_png(svg: Path, png: Path, height: int, fonts: Fonts = FAITHFUL) -> N
         subprocess.run(["rsvg-convert", "-h", str(height), "-o", str(part), str(svg)], check=True, capture_output=True,
                        env={**os.environ, "FONTCONFIG_FILE": str(fonts.conf)})
     else:
-        os.environ["FONTCONFIG_FILE"] = str(fonts.conf)  # before cairo reads fontconfig's setup
+        # Cairo reads fontconfig's setup once: in a process without rsvg-convert, one setup only.
+        os.environ["FONTCONFIG_FILE"] = str(fonts.conf)
         import cairosvg  # type: ignore[import-not-found]
 
         cairosvg.svg2png(url=str(svg), write_to=str(part), output_height=height)
