@@ -59,8 +59,9 @@ FELTS = ((40, 110, 30), (120, 60, 20), (30, 30, 120), (90, 40, 90), (110, 100, 2
 
 
 def _decks(assets: str) -> tuple[list[list[np.ndarray]], list[np.ndarray]]:
-    """Each training design's face pictures, and the designs' backs."""
-    faces, backs = deck_rows.training_decks(assets)
+    """Each training design's face pictures, and the designs' backs (their Arial text drawn as the
+    shipped model's were, in DejaVu Sans: see deck_rows.RENDERINGS)."""
+    faces, backs = deck_rows.training_decks(assets, "bare")
     return [[f.image for f in design] for design in faces], backs
 
 
