@@ -63,42 +63,28 @@ def test_a_cache_drawn_before_the_fonts_were_pinned_is_drawn_again(decks, tmp_pa
     assert not (tmp_path / "svg-7H.png").exists()
 
 
-def _text_svg(tmp_path: Path, family: str) -> Path:
+def _drawn(decks, tmp_path: Path, family: str, fonts=None):
+    """Two glyphs of SVG text in ``family``, drawn as the decks are (in ``fonts``, or the default)."""
+    import cv2
+
     svg = tmp_path / f"{family.replace(' ', '_')}.svg"
     svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="80">'
                    f'<text x="8" y="60" style="font-family:{family};font-size:56px">Q7</text></svg>')
-    return svg
+    png = tmp_path / f"{svg.stem}-{fonts.conf.stem if fonts else 'default'}.png"
+    decks._svg_to_png(svg, png, 80, *([fonts] if fonts else []))
+    return cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
 
 
 def test_a_designs_arial_index_is_drawn_in_liberation_sans(decks, tmp_path, monkeypatch):
-    import cv2
-
     # The machine's own setup draws Arial as DejaVu Sans, as a bare Debian without fonts-liberation did.
-    bare = tmp_path / "bare.conf"
-    bare.write_text('<?xml version="1.0"?><fontconfig><include>/etc/fonts/fonts.conf</include>'
-                    '<match target="pattern"><test name="family"><string>Arial</string></test>'
-                    '<edit name="family" mode="assign" binding="strong"><string>DejaVu Sans</string></edit></match>'
-                    '</fontconfig>')
-    monkeypatch.setenv("FONTCONFIG_FILE", str(bare))
-
-    def drawn(family: str):
-        png = tmp_path / f"{family}.png"
-        decks._svg_to_png(_text_svg(tmp_path, family), png, 80)
-        return cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
-
-    arial = drawn("Arial")
+    monkeypatch.setenv("FONTCONFIG_FILE", str(decks.BARE.conf))
+    arial = _drawn(decks, tmp_path, "Arial")
     assert (arial[..., 3] > 0).sum() > 200  # something was drawn
-    assert (arial == drawn("Liberation Sans")).all()
-    assert not (arial == drawn("DejaVu Sans")).all()
+    assert (arial == _drawn(decks, tmp_path, "Liberation Sans")).all()
+    assert not (arial == _drawn(decks, tmp_path, "DejaVu Sans")).all()
 
 
 def test_the_bare_rendering_draws_arial_as_dejavu_sans(decks, tmp_path):
-    import cv2
-
-    def drawn(family: str, fonts):
-        png = tmp_path / f"{family}-{fonts.conf.stem}.png"
-        decks._svg_to_png(_text_svg(tmp_path, family), png, 80, fonts)
-        return cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
-
-    assert (drawn("Arial", decks.BARE) == drawn("DejaVu Sans", decks.BARE)).all()
-    assert not (drawn("Arial", decks.BARE) == drawn("Arial", decks.FAITHFUL)).all()
+    bare = _drawn(decks, tmp_path, "Arial", decks.BARE)
+    assert (bare == _drawn(decks, tmp_path, "DejaVu Sans", decks.BARE)).all()
+    assert not (bare == _drawn(decks, tmp_path, "Arial", decks.FAITHFUL)).all()
