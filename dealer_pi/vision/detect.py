@@ -1042,9 +1042,10 @@ class Detector:
         bar = _remembered(self._bars, key, lambda: racks.bar_of(bgr[y : y + h, x : x + w], mask), PARTS_KEPT)
         if bar is not None:
             return bar
-        box, near = _taken_beside(mask, x, y, taken, h + w)
-        if near is None:
+        beside = _taken_beside(mask, x, y, taken, h + w)
+        if beside is None:
             return None
+        box, near = beside
         key = hashlib.blake2b(near.tobytes(), digest_size=16, key=key).digest()
         return _remembered(self._bars, key, lambda: _bar_under(bgr, mask, x, y, box, near), PARTS_KEPT)
 
@@ -1221,18 +1222,18 @@ def _chips_side_by_side(bgr: np.ndarray, mask: np.ndarray, x: int, y: int, felt:
 
 
 def _taken_beside(mask: np.ndarray, x: int, y: int, taken: np.ndarray | None,
-                  reach: int) -> tuple[tuple[int, int, int, int], np.ndarray | None]:
+                  reach: int) -> tuple[tuple[int, int, int, int], np.ndarray] | None:
     """The box (x0, y0, x1, y1, in the frame) ``reach`` pixels round the part ``mask`` (its box's
     top-left corner at ``x``, ``y``), and ``taken`` (255 on what the read cards' outlines took) in
     it; None where none of that touches the part."""
     h, w = mask.shape
     if taken is None:
-        return (x, y, x + w, y + h), None
+        return None
     touch = cv2.dilate(mask, np.ones((TAKEN_TOUCH, TAKEN_TOUCH), np.uint8))
     if not cv2.countNonZero(touch & taken[y : y + h, x : x + w]):
-        return (x, y, x + w, y + h), None
-    x0, y0, x1, y1 = _box_round(x, y, w, h, reach, taken.shape)
-    return (x0, y0, x1, y1), taken[y0:y1, x0:x1]
+        return None
+    box = _box_round(x, y, w, h, reach, taken.shape)
+    return box, taken[box[1] : box[3], box[0] : box[2]]
 
 
 # A rack lying across a face-up card whose index is read: the card's outline, worked out from its
