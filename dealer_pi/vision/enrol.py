@@ -56,7 +56,7 @@ def enrol_picture(
         if found:
             hyps += found
             rows.append(features(blobs, found))
-            comps += [{(v, k) for k in (*h.rank_ids, h.suit_id)} for h in found]
+            comps += [{(v, blobs.whole_of(k)) for k in (*h.rank_ids, h.suit_id)} for h in found]
     if not hyps:
         return 0
     feats = np.vstack(rows)

@@ -62,6 +62,14 @@ class Blobs:
     stats: np.ndarray
     centroids: np.ndarray
     keep: np.ndarray  # ids of components sized like index glyphs
+    # A blob cut in two where a rank runs into its suit (see :func:`_split_stacked`) keeps its id;
+    # each side gets an id of its own with no pixels in ``labels``: its mask over its stats box is
+    # in ``own``, and ``whole`` names the blob it was cut from (every other id, itself).
+    own: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
+    whole: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32), repr=False)
+
+    def whole_of(self, k: int) -> int:
+        return int(self.whole[k]) if k < len(self.whole) else k
     # Each blob (or "10" pair) cut out once for every feature row of the picture: the pips' check
     # puts the index's blobs and the pips again, which the reading has already cut out.
     shapes: dict[tuple[int, ...], _Shape] = field(default_factory=dict, repr=False)
@@ -115,7 +123,22 @@ def label_ink(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = 
 
 def find_blobs(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None) -> Blobs:
     labels, stats, centroids = _cut_thin_lines(*label_ink(bgr, params, region), params)
-    return Blobs(labels, stats, centroids, np.nonzero(_glyph_sized(stats, params))[0])
+    stats, centroids, own, whole = _split_stacked(labels, stats, centroids, params)
+    return Blobs(labels, stats, centroids, np.nonzero(_glyph_sized(stats, params))[0], own=own, whole=whole)
+
+
+def blob_mask(blobs: Blobs, ids: tuple[int, ...] | list[int], x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """Where the blobs ``ids`` are (bool) in the box from (x0, y0) to (x1, y1), which holds them."""
+    lab = blobs.labels[y0:y1, x0:x1]
+    mask = np.zeros(lab.shape, bool)
+    for k in ids:
+        side = blobs.own.get(k)
+        if side is None:
+            mask |= lab == k
+            continue
+        x, y, w, h = (int(v) for v in blobs.stats[k, :4])
+        mask[y - y0 : y - y0 + h, x - x0 : x - x0 + w] |= side
+    return mask
 
 
 def _glyph_sized(stats: np.ndarray, params: GlyphParams) -> np.ndarray:
@@ -188,6 +211,108 @@ def _cut_thin_lines(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray
     if not more_stats:
         return labels, stats, centroids
     return labels, np.vstack([stats, np.array(more_stats, np.int32)]).astype(np.int32), np.vstack([centroids, np.array(more_centres)])
+
+
+# A design can print its rank so near its suit that a stroke runs into it: Liberation Sans's Q (the
+# held-out design's Arial, through its metric twin) swings its tail into the suit's top, and rank
+# and suit are one blob of which no pair is made (not one of 60 held-out queens was named). Such a
+# blob is long for its width and narrow across its middle: it is cut there, each side becomes a
+# blob of its own, and the whole stays too (a glyph narrow in its middle, such as a J, still reads
+# whole). The reader decides, as for any pair, whether the two sides are an index.
+STACKED_ASPECT = 1.8  # the blob's length along its main axis, in its width across it, at least
+STACKED_BAND = (0.3, 0.7)  # where along that length the cut may be
+WAIST_AT_MOST = 0.5  # the pixels across the cut, in the median across either side, at most
+STACKED_AT_MOST = 1.6  # the blob's larger side, in the largest glyph sought (max_px), at most
+SUIT_BODY = 0.2  # the opening that a suit's body outlasts and a rank's strokes do not, in the blob's width
+SUIT_SOLID = 0.75  # the share of a suit that outlasts it, at least
+RANK_STROKES = 0.3  # the share of a rank that outlasts it, at most
+SIDE_AT_LEAST = 0.25  # each side's pixels, in the other's, at least
+
+
+def _split_stacked(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, params: GlyphParams
+                   ) -> tuple[np.ndarray, np.ndarray, dict[int, np.ndarray], np.ndarray]:
+    """The blobs' stats and centroids with a row for each side of every blob cut where a rank runs
+    into its suit; each side's mask over its box; each id's whole blob (see :class:`Blobs`)."""
+    w, h, area = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_AREA]
+    big = np.maximum(w, h)
+    maybe = (big >= 2 * params.min_px) & (big <= STACKED_AT_MOST * params.max_px) & (area >= 24)
+    maybe &= area > 0.1 * w * h
+    maybe[0] = False
+    whole = np.arange(len(stats), dtype=np.int32)
+    own: dict[int, np.ndarray] = {}
+    more_stats: list[list[int]] = []
+    more_centres: list[tuple[float, float]] = []
+    cut_from: list[int] = []
+    for c in np.nonzero(maybe)[0].tolist():
+        x, y, bw, bh = (int(v) for v in stats[c, :4])
+        mine = labels[y : y + bh, x : x + bw] == c
+        ys, xs = np.nonzero(mine)
+        if len(xs) < 24:
+            continue
+        pts = np.stack([xs, ys], axis=1).astype(np.float64)
+        pts -= pts.mean(axis=0)
+        _, axes = np.linalg.eigh(pts.T @ pts)
+        t = pts @ axes[:, 1]
+        across = np.ptp(pts @ axes[:, 0]) + 1
+        length = np.ptp(t) + 1
+        if length < STACKED_ASPECT * across:
+            continue
+        step = (t - t.min()).astype(np.intp)
+        profile = np.bincount(step)
+        lo, hi = int(STACKED_BAND[0] * len(profile)), int(math.ceil(STACKED_BAND[1] * len(profile)))
+        band = profile[lo:hi]
+        if len(band) == 0:
+            continue
+        # The lowest count in the band; of equal ones, the nearest the middle.
+        mid = (len(profile) - 1) / 2
+        cut = min(range(lo, hi), key=lambda k: (profile[k], abs(k - mid)))
+        if profile[cut] > WAIST_AT_MOST * min(np.median(profile[:cut]), np.median(profile[cut + 1 :])):
+            continue
+        sides = _rank_and_suit(mine, across)
+        if sides is None:
+            continue
+        for side in sides:
+            sy, sx = np.nonzero(side)
+            box = _box_of(x, y, sx, sy)
+            own[len(stats) + len(more_stats)] = side[box[1] - y : box[1] - y + box[3], box[0] - x : box[0] - x + box[2]]
+            more_stats.append(box)
+            more_centres.append((x + float(sx.mean()), y + float(sy.mean())))
+            cut_from.append(c)
+    if not more_stats:
+        return stats, centroids, own, whole
+    return (np.vstack([stats, np.array(more_stats, np.int32)]).astype(np.int32), np.vstack([centroids, np.array(more_centres)]),
+            own, np.concatenate([whole, np.array(cut_from, np.int32)]))
+
+
+def _rank_and_suit(mine: np.ndarray, across: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """A stacked blob (``mine``, over its box) as masks of its rank and its suit; None where it
+    has no solid suit below a rank of strokes.
+
+    A straight cut across the waist leaves the end of a Q's tail with the suit, and the ring alone
+    reads as a 6. A suit is solid where a rank is strokes: the suit's body is what outlasts an
+    opening; the rank, the largest piece of what is left (the Q's ring with its tail); slivers
+    the opening took from the suit's edges and points are the suit's again.
+    """
+    k = max(3, int(round(SUIT_BODY * across)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+    def opened(m: np.ndarray) -> np.ndarray:
+        # Nothing beyond the blob's box: OpenCV's default border would keep a stroke along its edge.
+        return cv2.morphologyEx(m.view(np.uint8), cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0).view(bool)
+
+    n, lab, st, _ = cv2.connectedComponentsWithStats(opened(mine).view(np.uint8), connectivity=8)
+    if n < 2:
+        return None
+    body = lab == 1 + int(st[1:, cv2.CC_STAT_AREA].argmax())
+    n, lab, st, _ = cv2.connectedComponentsWithStats((mine & ~body).view(np.uint8), connectivity=8)
+    if n < 2:
+        return None
+    rank = lab == 1 + int(st[1:, cv2.CC_STAT_AREA].argmax())
+    suit = mine & ~rank
+    r, s = int(rank.sum()), int(suit.sum())
+    if body.sum() < SUIT_SOLID * s or opened(rank).sum() > RANK_STROKES * r or r < SIDE_AT_LEAST * s or s < SIDE_AT_LEAST * r:
+        return None
+    return rank, suit
 
 
 def _box_of(x: int, y: int, xs: np.ndarray, ys: np.ndarray) -> list[int]:
@@ -335,10 +460,7 @@ def _shape(blobs: Blobs, comp_ids: tuple[int, ...]) -> _Shape:
     y0 = min(int(st[k, 1]) for k in comp_ids)
     x1 = max(int(st[k, 0] + st[k, 2]) for k in comp_ids)
     y1 = max(int(st[k, 1] + st[k, 3]) for k in comp_ids)
-    lab = blobs.labels[y0:y1, x0:x1]
-    mask = lab == comp_ids[0]
-    for k in comp_ids[1:]:
-        mask |= lab == k
+    mask = blob_mask(blobs, comp_ids, x0, y0, x1, y1)
     pts = cv2.findNonZero(mask.view(np.uint8)).reshape(-1, 2)
     # The extremes of a rotated point set lie on its hull: rotate a few vertices, not every pixel.
     hull = (cv2.convexHull(pts).reshape(-1, 2) if len(pts) > 2 else pts).astype(np.float32)
@@ -472,7 +594,7 @@ class PairRows:
 def glyph_colour_red(bgr: np.ndarray, blobs: Blobs, comp_id: int) -> float:
     """How red the blob's print is: >0 red, about 0 black or grey."""
     x, y, w, h = (int(v) for v in blobs.stats[comp_id, :4])
-    mask = (blobs.labels[y : y + h, x : x + w] == comp_id).view(np.uint8)
+    mask = blob_mask(blobs, (comp_id,), x, y, x + w, y + h).view(np.uint8)
     # One call for the three channels' means (an empty blob gives zeros: no colour).
     b, g, r = (np.float32(v) for v in cv2.mean(bgr[y : y + h, x : x + w], mask)[:3])
     return float((r - max(g, b)) / 255.0)

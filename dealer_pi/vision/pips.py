@@ -218,7 +218,10 @@ class _Places:
     @staticmethod
     def of(blobs: Blobs, seen: Seen, asked: Sequence[int], sizes: np.ndarray) -> _Places:
         suit_px = sizes[[seen.hys[n].suit_id for n in asked]]
-        ids = np.nonzero((sizes >= PIP_SIZE[0] * suit_px.min()) & (sizes <= PIP_SIZE[1] * suit_px.max()))[0]
+        sized = (sizes >= PIP_SIZE[0] * suit_px.min()) & (sizes <= PIP_SIZE[1] * suit_px.max())
+        # A side of a blob cut in two is no pip of its own: the blob it was cut from stands as it was.
+        sized[: len(blobs.whole)] &= blobs.whole == np.arange(len(blobs.whole))
+        ids = np.nonzero(sized)[0]
         xy = blobs.centroids[ids].astype(np.float64)
         shares = _shares(seen.outlines, xy)
         dist = np.hypot(*(xy[None, :, :] - np.array([h.rank_xy for h in seen.hys])[:, None, :]).transpose(2, 0, 1))

@@ -46,6 +46,7 @@ from .glyphs import (
     GlyphParams,
     Hypothesis,
     PairRows,
+    blob_mask,
     find_blobs,
     glyph_colour_red,
     hypotheses_from_blobs,
@@ -530,6 +531,7 @@ class Recogniser:
             return []
         pairs = PairRows(blobs, hyps)
         pr, ps = self.class_probs(pairs)
+        pr = only_descending(pr, blobs, hyps)
         # Every pair that may make a read has its suit glyph in its row by now.
         return self._decide(bgr, blobs, hyps, pairs.rows, pr, ps, use_colour=not params.light_print, colourful=colourful)
 
@@ -563,7 +565,8 @@ class Recogniser:
             hy = hyps[n]
             if conf[n] < READ_FLOOR:
                 break
-            comps = set(hy.rank_ids) | {hy.suit_id}
+            # The sides of a blob cut in two are its pixels too: a pair of either takes the whole.
+            comps = {blobs.whole_of(k) for k in (*hy.rank_ids, hy.suit_id)}
             if comps & used:
                 continue
             used |= comps
@@ -592,6 +595,25 @@ class Recogniser:
         return reads
 
 
+# A rank runs into the suit below it only where its glyph reaches below the line: the Q's tail, and
+# the J's hook in some fonts (see glyphs._split_stacked). A blob cut in two that reads as any other
+# rank is something else cut: a Q's ring without its tail read as a 6, and a Q's read with the
+# diamond's tip as a 2, on the held-out design.
+DESCENDING_RANKS = (9, 10)  # rank classes of the jack and the queen
+
+
+def only_descending(pr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
+    """The rank probabilities ``pr`` with every rank but :data:`DESCENDING_RANKS` taken from the
+    pairs that have a side of a cut blob in them."""
+    cut = [n for n, hy in enumerate(hyps) if any(blobs.whole_of(k) != k for k in (*hy.rank_ids, hy.suit_id))]
+    if not cut:
+        return pr
+    pr = pr.copy()
+    others = [k for k in range(RANKS) if k not in DESCENDING_RANKS]
+    pr[np.ix_(cut, others)] = 0.0
+    return pr
+
+
 def on_dark_card(bgr: np.ndarray, blobs: Blobs, hy: Hypothesis) -> bool:
     """Whether a light-print index ``hy`` lies on a dark card: the card its glyphs imply has a
     quarter of its pixels at :data:`LIGHT_ON_DARK` of the glyphs' brightness or darker (brightness:
@@ -601,7 +623,7 @@ def on_dark_card(bgr: np.ndarray, blobs: Blobs, hy: Hypothesis) -> bool:
     x1, y1 = (int(v) for v in (blobs.stats[ids, :2] + blobs.stats[ids, 2:4]).max(axis=0))
     box = bgr[y0:y1, x0:x1]
     brightest = box.max(axis=2) if box.ndim == 3 else box
-    print_px = brightest[np.isin(blobs.labels[y0:y1, x0:x1], ids)]
+    print_px = brightest[blob_mask(blobs, ids, x0, y0, x1, y1)]
     _, pts = outline(hy.rank_xy, hy.suit_xy)
     card, cx, cy = filled_polygon(pts, bgr.shape)
     if not print_px.size or not card.any():
