@@ -260,8 +260,7 @@ def _split_stacked(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
         step = (t - t.min()).astype(np.intp)
         profile = np.bincount(step)
         lo, hi = int(STACKED_BAND[0] * len(profile)), int(math.ceil(STACKED_BAND[1] * len(profile)))
-        band = profile[lo:hi]
-        if len(band) == 0:
+        if hi <= lo:
             continue
         # The lowest count in the band; of equal ones, the nearest the middle.
         mid = (len(profile) - 1) / 2

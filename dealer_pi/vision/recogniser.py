@@ -596,21 +596,23 @@ class Recogniser:
 
 
 # A rank runs into the suit below it only where its glyph reaches below the line: the Q's tail, and
-# the J's hook in some fonts (see glyphs._split_stacked). A blob cut in two that reads as any other
-# rank is something else cut: a Q's ring without its tail read as a 6, and a Q's read with the
-# diamond's tip as a 2, on the held-out design.
+# the J's hook in some fonts (see glyphs._split_stacked). So a pair with a side of a cut blob is a
+# jack's or a queen's index or no index at all, and the reader's probabilities are taken given
+# that: on the held-out design, cut queens read as 6h and 2d above the bar when the other ranks
+# were left in, and as the queens they are once those ranks' share was put back over the three.
 DESCENDING_RANKS = (9, 10)  # rank classes of the jack and the queen
 
 
 def only_descending(pr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
-    """The rank probabilities ``pr`` with every rank but :data:`DESCENDING_RANKS` taken from the
-    pairs that have a side of a cut blob in them."""
+    """The rank probabilities ``pr`` (ranks, then "no rank"), those of every pair with a side of a
+    cut blob in it given that it is :data:`DESCENDING_RANKS` or no index."""
     cut = [n for n, hy in enumerate(hyps) if any(blobs.whole_of(k) != k for k in (*hy.rank_ids, hy.suit_id))]
     if not cut:
         return pr
     pr = pr.copy()
     others = [k for k in range(RANKS) if k not in DESCENDING_RANKS]
     pr[np.ix_(cut, others)] = 0.0
+    pr[cut] /= np.maximum(pr[cut].sum(axis=1, keepdims=True), 1e-9)
     return pr
 
 
