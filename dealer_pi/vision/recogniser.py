@@ -598,8 +598,9 @@ class Recogniser:
 # A rank runs into the suit below it only where its glyph reaches below the line: the Q's tail, and
 # the J's hook in some fonts (see glyphs._split_stacked). So a pair with a side of a cut blob is a
 # jack's or a queen's index or no index at all, and the reader's probabilities are taken given
-# that: on the held-out design, cut queens read as 6h and 2d above the bar when the other ranks
-# were left in, and as the queens they are once those ranks' share was put back over the three.
+# that. On the held-out design, with the other ranks left in, two cut queens were named 6h and 2d;
+# given the three, neither is named wrong and the first is named the Qh it is. (A pair under the
+# rank floor has no suit read, so no share put back can make it a read.)
 DESCENDING_RANKS = (9, 10)  # rank classes of the jack and the queen
 
 
