@@ -223,7 +223,7 @@ STACKED_ASPECT = 1.8  # the blob's length along its main axis, in its width acro
 STACKED_BAND = (0.3, 0.7)  # where along that length the cut may be
 WAIST_AT_MOST = 0.5  # the pixels across the cut, in the median across either side, at most
 STACKED_AT_MOST = 1.6  # the blob's larger side, in the largest glyph sought (max_px), at most
-SUIT_BODY = 0.2  # the opening that a suit's body outlasts and a rank's strokes do not, in the blob's width
+SUIT_BODY = (0.3, 0.2)  # openings that a suit's body outlasts and a rank's strokes do not, in the blob's width
 SUIT_SOLID = 0.75  # the share of a suit that outlasts it, at least
 RANK_STROKES = 0.3  # the share of a rank that outlasts it, at most
 SIDE_AT_LEAST = 0.25  # each side's pixels, in the other's, at least
@@ -267,10 +267,7 @@ def _split_stacked(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
         cut = min(range(lo, hi), key=lambda k: (profile[k], abs(k - mid)))
         if profile[cut] > WAIST_AT_MOST * min(np.median(profile[:cut]), np.median(profile[cut + 1 :])):
             continue
-        sides = _rank_and_suit(mine, across)
-        if sides is None:
-            continue
-        for side in sides:
+        for side in (side for sides in _rank_and_suit(mine, across) for side in sides):
             sy, sx = np.nonzero(side)
             box = _box_of(x, y, sx, sy)
             own[len(stats) + len(more_stats)] = side[box[1] - y : box[1] - y + box[3], box[0] - x : box[0] - x + box[2]]
@@ -283,16 +280,31 @@ def _split_stacked(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
             own, np.concatenate([whole, np.array(cut_from, np.int32)]))
 
 
-def _rank_and_suit(mine: np.ndarray, across: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """A stacked blob (``mine``, over its box) as masks of its rank and its suit; None where it
-    has no solid suit below a rank of strokes.
+def _rank_and_suit(mine: np.ndarray, across: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A stacked blob (``mine``, over its box) as masks of its rank and its suit, once for each
+    opening of :data:`SUIT_BODY` that makes them (see :func:`_sides`); none where it has no solid
+    suit beside a rank of strokes."""
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    for share in SUIT_BODY:
+        sides = _sides(mine, max(3, int(round(share * across))))
+        if sides is not None and not any(np.array_equal(sides[0], rank) for rank, _ in out):
+            out.append(sides)
+    return out
+
+
+def _sides(mine: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """``mine`` as its rank and its suit, by an opening ``k`` pixels wide; None where the suit
+    does not outlast it or the rank does.
 
     A straight cut across the waist leaves the end of a Q's tail with the suit, and the ring alone
     reads as a 6. A suit is solid where a rank is strokes: the suit's body is what outlasts an
     opening; the rank, the largest piece of what is left (the Q's ring with its tail); slivers
-    the opening took from the suit's edges and points are the suit's again.
+    the opening took from the suit's edges and points are the suit's again. Where a tail runs
+    into a heart's lobe the two are thick enough together to outlast a narrow opening, and the
+    tail is the heart's; a wider one, which a heart outlasts and a club's lobes do not, cuts a
+    spade's tip and point from it. So the blob is cut both ways where both can, and the reader
+    takes the surer.
     """
-    k = max(3, int(round(SUIT_BODY * across)))
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
 
     def opened(m: np.ndarray) -> np.ndarray:

@@ -237,15 +237,17 @@ def test_DEAL_DECK_a_rank_run_into_its_suit_is_cut_into_rank_and_suit_and_the_wh
     labels, _, _ = label_ink(img, params)
     assert len(np.unique(labels[labels > 0])) == 1  # rank and suit are one blob as inked
     blobs = find_blobs(img, params)
-    assert len(blobs.own) == 2
-    rank, suit = sorted(blobs.own, key=lambda k: _side_has(blobs, k, _at(turn, 80, 72)))
-    whole = blobs.whole_of(rank)
-    assert blobs.whole_of(suit) == whole and whole not in blobs.own and whole in blobs.keep  # the whole stays
-    assert _side_has(blobs, rank, _at(turn, 80, 24)) and _side_has(blobs, rank, _at(turn, 86, 59))  # ring and tail
-    assert _side_has(blobs, suit, _at(turn, 80, 72)) and not _side_has(blobs, suit, _at(turn, 86, 59))
-    assert {rank, suit} <= set(blobs.keep.tolist())
+    sides = sorted(blobs.own)
+    cuts = list(zip(sides[0::2], sides[1::2]))  # each cut's rank, then its suit
+    assert cuts and len(sides) == 2 * len(cuts)
     pairs = {(h.rank_ids, h.suit_id) for h in hypotheses_from_blobs(blobs, params)}
-    assert ((rank,), suit) in pairs
+    for rank, suit in cuts:
+        whole = blobs.whole_of(rank)
+        assert blobs.whole_of(suit) == whole and whole not in blobs.own and whole in blobs.keep  # the whole stays
+        assert _side_has(blobs, rank, _at(turn, 80, 24)) and _side_has(blobs, rank, _at(turn, 86, 59))  # ring and tail
+        assert _side_has(blobs, suit, _at(turn, 80, 72)) and not _side_has(blobs, suit, _at(turn, 86, 59))
+        assert {rank, suit} <= set(blobs.keep.tolist())
+        assert ((rank,), suit) in pairs
 
 
 def test_DEAL_DECK_a_blob_narrow_in_its_middle_with_no_solid_side_is_not_cut() -> None:
