@@ -596,24 +596,23 @@ class Recogniser:
 
 
 # A rank runs into the suit below it only where its glyph reaches below the line: the Q's tail, and
-# the J's hook in some fonts (see glyphs._split_stacked). So a pair with a side of a cut blob is a
-# jack's or a queen's index or no index at all, and the reader's probabilities are taken given
-# that. On the held-out design, with the other ranks left in, two cut queens were named 6h and 2d;
-# given the three, neither is named wrong and the first is named the Qh it is. (A pair under the
-# rank floor has no suit read, so no share put back can make it a read.)
+# the J's hook in some fonts (see glyphs._split_stacked). So a pair with a side of a cut blob may
+# read only as a jack or a queen: its other ranks' probabilities are taken out. On the held-out
+# design, with them left in, two cut queens were named 6h and 2d. Their share is not put back
+# over the three classes left: a 9 of clubs run into its club, cut, reads as a 9, and with the
+# share put back read as a queen at 0.54, which disputed the nine its other corner named.
 DESCENDING_RANKS = (9, 10)  # rank classes of the jack and the queen
 
 
 def only_descending(pr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
-    """The rank probabilities ``pr`` (ranks, then "no rank"), those of every pair with a side of a
-    cut blob in it given that it is :data:`DESCENDING_RANKS` or no index."""
+    """The rank probabilities ``pr`` with every rank but :data:`DESCENDING_RANKS` taken from the
+    pairs that have a side of a cut blob in them."""
     cut = [n for n, hy in enumerate(hyps) if any(blobs.whole_of(k) != k for k in (*hy.rank_ids, hy.suit_id))]
     if not cut:
         return pr
     pr = pr.copy()
     others = [k for k in range(RANKS) if k not in DESCENDING_RANKS]
     pr[np.ix_(cut, others)] = 0.0
-    pr[cut] /= np.maximum(pr[cut].sum(axis=1, keepdims=True), 1e-9)
     return pr
 
 
