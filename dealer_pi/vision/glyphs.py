@@ -208,9 +208,7 @@ def _cut_thin_lines(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray
             stats[c] = _box_of(x, y, xs, ys) if len(xs) else [x, y, 0, 0, 0]
             if len(xs):
                 centroids[c] = (x + float(xs.mean()), y + float(ys.mean()))
-    if not more_stats:
-        return labels, stats, centroids
-    return labels, np.vstack([stats, np.array(more_stats, np.int32)]).astype(np.int32), np.vstack([centroids, np.array(more_centres)])
+    return (labels, *_appended(stats, centroids, more_stats, more_centres))
 
 
 # A design can print its rank so near its suit that a stroke runs into it: Liberation Sans's Q (the
@@ -274,10 +272,15 @@ def _split_stacked(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
             more_stats.append(box)
             more_centres.append((x + float(sx.mean()), y + float(sy.mean())))
             cut_from.append(c)
+    return (*_appended(stats, centroids, more_stats, more_centres), own, np.concatenate([whole, np.array(cut_from, np.int32)]))
+
+
+def _appended(stats: np.ndarray, centroids: np.ndarray, more_stats: list[list[int]],
+              more_centres: list[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
+    """``stats`` and ``centroids`` with the rows of blobs made from others after them."""
     if not more_stats:
-        return stats, centroids, own, whole
-    return (np.vstack([stats, np.array(more_stats, np.int32)]).astype(np.int32), np.vstack([centroids, np.array(more_centres)]),
-            own, np.concatenate([whole, np.array(cut_from, np.int32)]))
+        return stats, centroids
+    return np.vstack([stats, np.array(more_stats, np.int32)]).astype(np.int32), np.vstack([centroids, np.array(more_centres)])
 
 
 def _rank_and_suit(mine: np.ndarray, across: float) -> list[tuple[np.ndarray, np.ndarray]]:
