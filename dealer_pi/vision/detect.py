@@ -72,6 +72,14 @@ HAND_AREA = 0.15
 SKIN_BACK_CARDS = (0.5, 3.0)
 SKIN_BACK_FILL = 0.85
 SKIN_BACK_LONG = 2.2
+# A skin-coloured patch with this share of its inside on print's sharp edges (a Laplacian of
+# SKIN_PRINT_EDGE or more; see _printed) is a brown back, not a hand: a pair's lower card shows a
+# strip of it that fills no rectangle, and a pair fanned close fills none either. Held-out stills:
+# a lattice's strips 0.80-0.90 (1700/15), a pair of doodled backs 0.30 (300/7); a wooden table's
+# stretches 0, and a wooden floor's grain (tests/vision/test_surface.py's rail) 0: its edges are
+# soft, under 60.
+SKIN_PRINT = 0.15
+SKIN_PRINT_EDGE = 96
 MIDDLE = (0.3, 0.7)  # the middle of a picture, as a share of its width and height
 # A region filling this much of its enclosing circle is round (chips fill about 0.97). Two cards
 # crossed at an angle fill up to about 0.78 of theirs, and more once the opening has rounded
@@ -539,10 +547,30 @@ def skin(bgr: np.ndarray, card_area: float = 0.0, within: np.ndarray | None = No
     # fingers and an arm, which fill far less of the rectangle round them.
     square = [i for i in range(1, n) if SKIN_BACK_CARDS[0] * card_area <= stats[i, cv2.CC_STAT_AREA] <= SKIN_BACK_CARDS[1] * card_area
               and _fills_rectangle(labels, stats, i)]
-    small = np.concatenate([small[small > 0], np.array(square, np.intp)])
+    small = np.concatenate([small[small > 0], np.array(square, np.intp), _printed(bgr, labels, stats, min_area, within == 0 if within is not None else None)])
     if len(small):
         mask[np.isin(labels, small)] = 0
     return mask
+
+
+def _printed(bgr: np.ndarray, labels: np.ndarray, stats: np.ndarray, min_area: float,
+             table: np.ndarray | None) -> np.ndarray:
+    """The components of ``labels`` of at least ``min_area`` pixels whose inside (their rim, a
+    blurred edge, left out) is much on the sharp edges of print (:data:`SKIN_PRINT`): a brown
+    back's, not a hand, whose skin is smooth. An edge is measured against the grain of the
+    ``table`` too (True where the picture shows it): a noisy camera's skin is grainy."""
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= min_area)
+    big = big[big > 0]
+    if not len(big):
+        return big
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr
+    lap = cv2.convertScaleAbs(cv2.Laplacian(grey, cv2.CV_16S, ksize=3))
+    grain = float(np.median(lap[table])) if table is not None and table.any() else 0.0
+    edges = lap > max(SKIN_PRINT_EDGE, PATTERN_OVER_GRAIN * grain)
+    inside = cv2.erode((labels > 0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    within = np.bincount(labels[inside], minlength=len(stats))[big]
+    on_edges = np.bincount(labels[inside & edges], minlength=len(stats))[big]
+    return big[(within > 0) & (on_edges >= SKIN_PRINT * within)]
 
 
 def _fills_rectangle(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:

@@ -284,6 +284,44 @@ def test_DEAL_HOLE_COUNT_brown_backs_on_a_wooden_table_are_face_down_cards_and_a
     assert [str(f.card) for f in found if f.face_up] == ["7h"], [(f.card, f.centre) for f in found]
 
 
+def _lattice_back() -> np.ndarray:
+    """A back of a fine light lattice on a tan-brown ground inside a white margin: on a wooden
+    table, the ground and the lattice together are of the table's colour and skin-coloured."""
+    back = np.empty((CARD_H, CARD_W, 3), np.uint8)
+    back[:] = (225, 228, 230)
+    m = CARD_W // 14
+    inner = np.empty((CARD_H - 2 * m, CARD_W - 2 * m, 3), np.uint8)
+    inner[:] = (70, 100, 140)
+    h, w = inner.shape[:2]
+    for k in range(-h, w + h, 9):
+        cv2.line(inner, (k, 0), (k + h, h), (150, 170, 200), 2, cv2.LINE_AA)
+        cv2.line(inner, (k, 0), (k - h, h), (150, 170, 200), 2, cv2.LINE_AA)
+    back[m : m + h, m : m + w] = inner
+    return back
+
+
+def test_DEAL_HOLE_COUNT_a_lattice_back_in_the_tables_colour_is_no_hand_and_a_pair_of_them_is_two_cards():
+    # Held-out still 1700/15: four seats' pairs of brown lattice backs on a wooden table, each
+    # counted as one card. The strip of the lower card that the upper one leaves in view is a
+    # skin-coloured patch that fills no rectangle, so it was taken away as a hand, and what was
+    # left of the pair was one card's area. A lattice is sharp edges all over; skin is smooth.
+    back = _lattice_back()
+    wood = felt(1280, 720, np.random.default_rng(4), (104, 148, 179))
+    frame = compose(wood, [Placement(back, card_homography((400, 330), 25.0, 150.0), None, False),
+                           Placement(back, card_homography((430, 370), 25.0, 150.0), None, False),
+                           Placement(back, card_homography((850, 330), -10.0, 150.0), None, False)]).frame
+    skin = (95, 140, 205)  # the simulated table's hand
+    cv2.ellipse(frame, (1000, 560), (46, 34), -90.0, 0, 360, skin, -1, cv2.LINE_AA)
+    for f in range(4):
+        cv2.ellipse(frame, (int(1000 + (f - 1.5) * 16), 508), (24, 8), -90.0, 0, 360, skin, -1, cv2.LINE_AA)
+    cv2.line(frame, (1000, 560), (1080, 720), skin, 44, cv2.LINE_AA)
+    found = Detector(card_height_px=150.0, find_patterned_backs=True).detect(frame)
+    assert all(not f.face_up for f in found), [(f.face_up, f.centre) for f in found]
+    pair = [f for f in found if math.dist(f.centre, (415, 350)) < 90]
+    lone = [f for f in found if math.dist(f.centre, (850, 330)) < 30]
+    assert len(pair) == 2 and len(lone) == 1 and len(found) == 3, [f.centre for f in found]
+
+
 def _read(card: str, rank_xy: tuple[float, float], down: tuple[float, float], unit: float = 20.0):
     from dealer_pi.vision.recogniser import IndexRead
 
