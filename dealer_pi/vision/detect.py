@@ -134,6 +134,9 @@ FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, a
 # card stock: backs of every pattern showed 0.20 at most, whole (PLAIN_FACE_UP). The back of a
 # card lying on a turned-up 5 of spades showed 0.14, the five 0.74 (models/REPORT.md).
 PIECE_BACK_PLAIN = 0.2
+# Such a piece is no card where a chip rack (racks.bar_of) covers this share of it: a rack lying
+# against a face-up pair is one part with it, and its piece was a face-down card (held-out 1100/5).
+RACK_PIECE = 0.5
 # ... and of a face-down part split into two cards, a piece is a face-up card whose index is hidden
 # (under the card beside it) where it shows more plain stock than PLAIN_FACE_UP while the other
 # shows no more than PIECE_BACK_PLAIN: a back with a face beside it, not two backs. Only in a part
@@ -769,13 +772,27 @@ def _of_stock(bgr: np.ndarray, pale: np.ndarray, inside: np.ndarray, stock: Stoc
     return near
 
 
-def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray) -> tuple[float, float]:
-    """:func:`paper_shares` of one piece of a split part (``piece``: its pixels, frame x and y)."""
+def _piece_mask(part: Part, piece: np.ndarray) -> np.ndarray:
+    """255 on one piece of a split part (``piece``: its pixels, frame x and y), in the part's box."""
     mask = np.zeros_like(part.mask)
     at = piece.astype(np.intp)
     mask[at[:, 1] - part.y, at[:, 0] - part.x] = 255
+    return mask
+
+
+def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray) -> tuple[float, float]:
+    """:func:`paper_shares` of one piece of a split part (``piece``: its pixels, frame x and y)."""
+    mask = _piece_mask(part, piece)
     h, w = mask.shape
     return paper_shares(bgr[part.y : part.y + h, part.x : part.x + w], mask, part.bright, plain_grain(part.card_area))
+
+
+def _piece_a_rack(bgr: np.ndarray, part: Part, piece: np.ndarray) -> bool:
+    """Whether most of one piece of a split part is a chip rack (:func:`.racks.bar_of`)."""
+    mask = _piece_mask(part, piece)
+    h, w = mask.shape
+    bar = racks.bar_of(bgr[part.y : part.y + h, part.x : part.x + w], mask)
+    return bar is not None and cv2.countNonZero(bar) >= RACK_PIECE * len(piece)
 
 
 def plain_grain(card_area: float) -> int:
@@ -1047,6 +1064,8 @@ class Detector:
                 if shares:
                     paper, plain = shares[i]
                     if face_up and plain <= PIECE_BACK_PLAIN:
+                        if _piece_a_rack(bgr, part, piece):
+                            continue  # a chip rack beside face-up cards, no card
                         up, sure = False, 1.0 - paper
                     elif not face_up and a_back and plain > PLAIN_FACE_UP:
                         up, sure = True, paper

