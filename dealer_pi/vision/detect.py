@@ -550,7 +550,8 @@ def skin(bgr: np.ndarray, card_area: float = 0.0, within: np.ndarray | None = No
     # fingers and an arm, which fill far less of the rectangle round them.
     square = [i for i in range(1, n) if SKIN_BACK_CARDS[0] * card_area <= stats[i, cv2.CC_STAT_AREA] <= SKIN_BACK_CARDS[1] * card_area
               and _fills_rectangle(labels, stats, i)]
-    small = np.concatenate([small[small > 0], np.array(square, np.intp), _printed(bgr, labels, stats, min_area, within == 0 if within is not None else None)])
+    printed = _printed(bgr, labels, stats, min_area, None if within is None else within == 0)
+    small = np.concatenate([small[small > 0], np.array(square, np.intp), printed])
     if len(small):
         mask[np.isin(labels, small)] = 0
     return mask
