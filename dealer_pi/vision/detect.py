@@ -455,11 +455,7 @@ def patterned(bgr: np.ndarray, not_felt_mask: np.ndarray) -> np.ndarray:
     to colour: its outline (a pair's margins, the face-down count) comes from colour, and the
     print's blur round it would only widen it."""
     h, w = bgr.shape[:2]
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr
-    lap = cv2.convertScaleAbs(cv2.Laplacian(grey, cv2.CV_16S, ksize=3))
-    felt_px = not_felt_mask[::4, ::4] == 0
-    grain = float(np.median(lap[::4, ::4][felt_px])) if felt_px.any() else 0.0
-    edges = ((lap > max(PATTERN_EDGE, PATTERN_OVER_GRAIN * grain)) * 255).astype(np.uint8)
+    edges = (print_edges(bgr, not_felt_mask == 0, PATTERN_EDGE, step=4) * 255).astype(np.uint8)
     small = cv2.resize(edges, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
     dense = ((cv2.boxFilter(small, -1, (5, 5)) > PATTERN_DENSE * 255) * 255).astype(np.uint8)
     # Opened: the band along one strong edge (a card's, the rail's) is narrower than this.
@@ -474,6 +470,18 @@ def patterned(bgr: np.ndarray, not_felt_mask: np.ndarray) -> np.ndarray:
 # Felt that the region encloses (see enclosed) is card where it is at most this share of the picture
 # (a card is a 130th of a 1920x1080 still's).
 ENCLOSED_MOST = 0.02
+
+
+def print_edges(bgr: np.ndarray, table: np.ndarray | None, least: float, step: int = 1) -> np.ndarray:
+    """True where ``bgr`` has an edge of print: a Laplacian of ``least`` or more, and of
+    :data:`PATTERN_OVER_GRAIN` times the table's own grain (its middle Laplacian where ``table``
+    is True, sampled every ``step`` pixels), so that a noisy camera's grain is no print."""
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr
+    lap = cv2.convertScaleAbs(cv2.Laplacian(grey, cv2.CV_16S, ksize=3))
+    sample = table[::step, ::step] if table is not None else None
+    grain = float(np.median(lap[::step, ::step][sample])) if sample is not None and sample.any() else 0.0
+    edges: np.ndarray = lap > max(least, PATTERN_OVER_GRAIN * grain)
+    return edges
 
 
 def enclosed(mask: np.ndarray) -> np.ndarray:
@@ -561,20 +569,17 @@ def _printed(bgr: np.ndarray, labels: np.ndarray, stats: np.ndarray, min_area: f
              table: np.ndarray | None) -> np.ndarray:
     """The components of ``labels`` of at least ``min_area`` pixels whose inside (their rim, a
     blurred edge, left out) is much on the sharp edges of print (:data:`SKIN_PRINT`): a brown
-    back's, not a hand, whose skin is smooth. An edge is measured against the grain of the
-    ``table`` too (True where the picture shows it): a noisy camera's skin is grainy."""
+    back's, not a hand, whose skin is smooth. ``table``: True where the picture shows the table,
+    whose grain an edge must stand out of (:func:`print_edges`)."""
     big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= min_area)
     big = big[big > 0]
     if not len(big):
         return big
-    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY) if bgr.ndim == 3 else bgr
-    lap = cv2.convertScaleAbs(cv2.Laplacian(grey, cv2.CV_16S, ksize=3))
-    grain = float(np.median(lap[table])) if table is not None and table.any() else 0.0
-    edges = lap > max(SKIN_PRINT_EDGE, PATTERN_OVER_GRAIN * grain)
+    edges = print_edges(bgr, table, SKIN_PRINT_EDGE)
     inside = cv2.erode((labels > 0).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    within = np.bincount(labels[inside], minlength=len(stats))[big]
+    inner = np.bincount(labels[inside], minlength=len(stats))[big]
     on_edges = np.bincount(labels[inside & edges], minlength=len(stats))[big]
-    return big[(within > 0) & (on_edges >= SKIN_PRINT * within)]
+    return big[(inner > 0) & (on_edges >= SKIN_PRINT * inner)]
 
 
 def _fills_rectangle(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:
