@@ -620,7 +620,13 @@ def visible_backs(bgr: np.ndarray, mask: np.ndarray, card_area: float, bright: f
         x, y, w, h = stats[i, :4]
         x0, y0, x1, y1 = _box_round(x, y, w, h, k, labels.shape)
         stretch = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
-        if area < BACK_SOLID * cv2.contourArea(cv2.convexHull(_row_ends(cv2.findNonZero(stretch).reshape(-1, 2)))):
+        pts = cv2.findNonZero(stretch)
+        if area < BACK_SOLID * cv2.contourArea(cv2.convexHull(_row_ends(pts.reshape(-1, 2)))):
+            continue
+        _, radius = cv2.minEnclosingCircle(pts)
+        if area >= ROUND * math.pi * radius * radius:
+            # A chip on a pale rack is framed by the rack as a back by its margin. A back shows
+            # a stretch of straight edges, filling 2/pi of the circle round it at most (a square).
             continue
         # A back is framed by its margin: most of what borders it is white card stock. A dark
         # rail or a chip rack borders on felt and floor.
@@ -1213,13 +1219,16 @@ class Detector:
             masks = _stock_masks(crop, mask, bright, grain, tint)
             paper, plain = _shares(masks)
         backs = visible_backs(crop, mask, card_area, bright, felt) if plain <= PLAIN_FACE_UP_SURE else 0
-        # Not asked where a framed back was found: a hole card under a hand shows its back as a
-        # bar with only its margin beside it (a chip on a pale rack, framed so too, stays a card).
-        bar = self._bar(key, bgr, mask, x, y, taken) if not backs and plain <= PLAIN_FACE_UP and not rack_cut else None
-        if bar is not None:
-            beside = cv2.subtract(mask, bar)
-            if cv2.countNonZero(beside) < LOBE * card_area:
+        bar = self._bar(key, bgr, mask, x, y, taken) if plain <= PLAIN_FACE_UP and not rack_cut else None
+        beside = None if bar is None else cv2.subtract(mask, bar)
+        if beside is not None and cv2.countNonZero(beside) < LOBE * card_area:
+            if not backs:
                 return []  # a chip rack, and what lies on it
+            # A framed back is no rack: a hole card under a hand shows its back as a bar with only
+            # its margin beside it. Racks lying across a face-up pair are framed by its stock as a
+            # back is (held-out still 1500/10), and what lies beside them is a card's worth.
+            beside = None
+        if beside is not None:
             # The bar's blurred edge is left beside it as a thin outline: the region's own opening
             # takes it off. Specks left beside the bar do not widen the card's box.
             side = opening_side(card_area)

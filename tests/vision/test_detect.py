@@ -25,7 +25,7 @@ from dealer_pi.vision.pipeline import pipeline_from_config
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
 from dealer_pi.vision.regions import lobes
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
-from dealer_pi.vision.surface import still_detector
+from dealer_pi.vision.surface import still_cards, still_detector
 
 
 def random_table(rng: np.random.Generator) -> dict:
@@ -1703,3 +1703,26 @@ def test_DEAL_DECK_a_queen_whose_tail_runs_into_its_suit_is_named_in_a_still() -
     named = {str(f.card): f.centre for f in still_detector().detect(cut) if f.face_up and f.card is not None}
     assert set(named) == {"Qh", "6c", "Qs"}, named  # and nothing named wrong
     assert math.dist(named["Qs"], (307, 120)) < 40 and math.dist(named["Qh"], (73, 121)) < 40
+
+
+def test_DEAL_BURN_a_chip_on_a_pale_rack_is_no_face_down_card() -> None:
+    # Held-out still (eval_heldout.py, seed 1200, scene 19; whole, as JPEG): a grey rack lying alone
+    # with a red chip on its middle. The chip, framed by the pale rack as a back is by its margin,
+    # was a stretch of back, and a part with a back is no rack: a face-down card, a burn too many
+    # (DEAL-BURN). A stretch of back has straight edges; a chip is round.
+    still = cv2.imread(str(SIM_FRAMES / "chip-on-a-pale-rack-still.jpg"))
+    found = still_cards(still_detector().detect(still), still, None)
+    down = [f.centre for f in found if not f.face_up]
+    assert not [c for c in down if math.dist(c, (725, 325)) < 75], down  # the rack
+    assert len(down) == 5  # the burn and two seats' pairs
+
+
+def test_DEAL_BURN_two_racks_across_an_unnamed_face_up_pair_are_no_face_down_card() -> None:
+    # Held-out still (eval_heldout.py, seed 1500, scene 10), cut: two teal racks and a chip lying
+    # across a seat's face-up pair (Ac, Qs). The pair's white stock frames the racks as a back's
+    # margin does, so the part had a back and the racks' rule was not asked: a face-down card.
+    cut = cv2.imread(str(SIM_FRAMES / "two-racks-across-an-unnamed-face-up-pair.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        found = det.detect(cut)
+        assert not [f.centre for f in found if not f.face_up], [(f.face_up, f.centre) for f in found]
+        assert [f for f in found if f.face_up and math.dist(f.centre, (140, 215)) < 50]  # the pair
