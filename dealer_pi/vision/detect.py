@@ -1063,12 +1063,14 @@ class Detector:
             else:
                 ys, xs = np.nonzero(part.mask)
                 pieces = self._split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
-            each = kind is None and (face_up and k > 1 or k == 2 and part.backs < 2 and part.plain >= BESIDE_FACE_PLAIN)
+            each = kind is None and (face_up and k > 1 or k in (2, 3) and part.backs < 2 and part.plain >= BESIDE_FACE_PLAIN)
             shares = [_piece_shares(bgr, part, piece) for piece in pieces] if each else []
             # A face-up card on a face-down one (a player's card turned up on the other) is one part,
             # face up by its white stock, or face down by its backs where the face's index is hidden
-            # under the card beside it; each card's piece shows its own face.
-            a_back = bool(shares) and min(plain for _, plain in shares) <= PIECE_BACK_PLAIN
+            # under the card beside it; each card's piece shows its own face. In a pile of three,
+            # the margins of piled backs gather in one piece at most: two faces are asked there.
+            faces = sum(plain > PLAIN_FACE_UP for _, plain in shares)
+            a_back = bool(shares) and min(plain for _, plain in shares) <= PIECE_BACK_PLAIN and faces >= k - 1
             for i, piece in enumerate(pieces):
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
                 c = box.mean(axis=0)

