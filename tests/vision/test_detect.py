@@ -1775,3 +1775,16 @@ def test_DEAL_HOLE_COUNT_an_unnamed_court_pair_beside_the_burn_is_two_faces_and_
     up = [f.centre for f in found if f.face_up]
     assert len(down) == 1 and math.dist(down[0], (100, 215)) < 40, [(f.face_up, f.centre) for f in found]
     assert len(up) == 2 and all(math.dist(c, (140, 95)) < 60 for c in up), [(f.face_up, f.centre) for f in found]
+
+
+def test_DEAL_BURN_a_framed_burn_against_an_unnamed_face_up_pair_is_face_down() -> None:
+    # Held-out still (eval_heldout.py, seed 1100, scene 18; its top-left 1280x720, as JPEG): the
+    # burn, a grey checked back framed in white, against a seat's face-up pair (Ks, 4s) that no
+    # read names: one part, face up, split in two. The straight cut between the pieces left a
+    # sliver of the king in the burn's piece, 0.205 of it plain stock, and the burn was a face-up
+    # card: an exposed card where none lay, and the burn missing (DEAL-BURN).
+    still = cv2.imread(str(SIM_FRAMES / "framed-burn-against-an-unnamed-face-up-pair.jpg"))
+    found = still_cards(still_detector().detect(still), still, None)
+    near = [f for f in found if math.dist(f.centre, (570, 405)) < 40]
+    assert len(near) == 1 and not near[0].face_up, [(f.face_up, f.centre) for f in found]
+    assert [f for f in found if f.face_up and math.dist(f.centre, (620, 290)) < 50]  # the pair
