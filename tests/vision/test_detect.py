@@ -1050,16 +1050,25 @@ def test_DEAL_BURN_a_rack_cut_short_by_a_card_lying_on_its_end_is_no_face_down_c
         assert [f for f in found if f.face_up and math.dist(f.centre, (260, 160)) < 40]  # the pair
 
 
-def test_DEAL_BURN_a_chip_rack_against_an_unnamed_face_up_pair_is_no_face_down_piece_of_their_part() -> None:
-    # Held-out still (eval_heldout.py --seed 1100, scene 5), cut: a green rack lying against a
-    # face-up pair that no read names. Rack and pair are one part, face up by the pair's plain
-    # stock and counted as two cards; each piece was then weighed alone, and the rack's, with no
-    # plain stock, was a face-down card: one card too many at the table.
-    cut = cv2.imread(str(SIM_FRAMES / "rack-against-an-unnamed-face-up-pair.png"))
+# Held-out stills (eval_heldout.py), cut: chip racks against or across a seat's face-up pair that
+# no read names.
+# - seed 1100, scene 5: a green rack against the pair. Rack and pair are one part, face up by the
+#   pair's plain stock and counted as two cards; each piece was then weighed alone, and the
+#   rack's, with no plain stock, was a face-down card: one card too many at the table.
+# - seed 1500, scene 10: two teal racks and a chip across the pair (Ac, Qs). The pair's white
+#   stock frames the racks as a back's margin does, so the part had a back and the racks' rule
+#   was not asked: a face-down card.
+@pytest.mark.parametrize("name, pair, reach", [
+    ("rack-against-an-unnamed-face-up-pair.png", (310, 195), 40),
+    ("two-racks-across-an-unnamed-face-up-pair.png", (140, 215), 50),
+], ids=["a-rack-against", "two-racks-across"])
+def test_DEAL_BURN_chip_racks_by_an_unnamed_face_up_pair_are_no_face_down_card(
+        name: str, pair: tuple[int, int], reach: float) -> None:
+    cut = cv2.imread(str(SIM_FRAMES / name))
     for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
         found = det.detect(cut)
         assert not [f.centre for f in found if not f.face_up], [(f.face_up, f.centre) for f in found]
-        assert [f for f in found if f.face_up and math.dist(f.centre, (310, 195)) < 40]  # the pair
+        assert [f for f in found if f.face_up and math.dist(f.centre, pair) < reach]  # the pair
 
 
 def test_DEAL_BURN_a_burn_with_a_chip_rack_across_its_end_is_one_face_down_card() -> None:
@@ -1750,17 +1759,6 @@ def test_DEAL_BURN_a_chip_on_a_pale_rack_is_no_face_down_card() -> None:
     down = [f.centre for f in found if not f.face_up]
     assert not [c for c in down if math.dist(c, (725, 325)) < 75], down  # the rack
     assert len(down) == 5  # the burn and two seats' pairs
-
-
-def test_DEAL_BURN_two_racks_across_an_unnamed_face_up_pair_are_no_face_down_card() -> None:
-    # Held-out still (eval_heldout.py, seed 1500, scene 10), cut: two teal racks and a chip lying
-    # across a seat's face-up pair (Ac, Qs). The pair's white stock frames the racks as a back's
-    # margin does, so the part had a back and the racks' rule was not asked: a face-down card.
-    cut = cv2.imread(str(SIM_FRAMES / "two-racks-across-an-unnamed-face-up-pair.png"))
-    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
-        found = det.detect(cut)
-        assert not [f.centre for f in found if not f.face_up], [(f.face_up, f.centre) for f in found]
-        assert [f for f in found if f.face_up and math.dist(f.centre, (140, 215)) < 50]  # the pair
 
 
 def test_DEAL_HOLE_COUNT_an_unnamed_court_pair_beside_the_burn_is_two_faces_and_a_back() -> None:
