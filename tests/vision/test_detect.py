@@ -1787,3 +1787,16 @@ def test_DEAL_BURN_a_framed_burn_against_an_unnamed_face_up_pair_is_face_down() 
     assert len(near) == 1 and not near[0].face_up, [(f.face_up, f.centre) for f in found]
     assert [f for f in found if f.face_up and math.dist(f.centre, (620, 290)) < 50]  # the pair
 
+
+
+def test_DEAL_DECK_a_lattice_read_at_a_giants_size_names_no_card() -> None:
+    # A later held-out still (eval_heldout.py, seed 2300, scene 4; whole, as JPEG at quality 85):
+    # a seat's face-down pair of blue lattice backs read as a 4h at 1.00 with glyphs several times
+    # the size of every named index in the picture: a second 4h beside the board's (a false
+    # DEAL-DECK duplicate) and a face-down pair missing. A still knows no card's height, but its
+    # named reads agree on one.
+    still = cv2.imread(str(SIM_FRAMES / "lattice-backs-read-at-a-giants-size-still.jpg"))
+    found = still_cards(still_detector().detect(still), still, None)
+    fours = [f.centre for f in found if f.card == Card.parse("4h")]
+    assert len(fours) == 1 and math.dist(fours[0], (843, 540)) < 20, fours  # the board's
+    assert len([f for f in found if not f.face_up]) == 5  # the burn and two seats' pairs
