@@ -283,15 +283,11 @@ def opposite_corners(a: IndexRead, b: IndexRead, any_shape: bool = False) -> boo
     return (any_shape or 0.6 * aspect < along / across < 1.6 * aspect) and 0.6 * expected < math.hypot(vx, vy) < 2 * expected
 
 
-def _of_the_tables_size(reads: list[IndexRead]) -> list[IndexRead]:
-    """``reads`` without those whose index implies a card more than :data:`INDEX_CARD_AT_MOST`
-    times as tall as the named reads' middle one (from :data:`SIZE_FROM_READS` named reads): one
-    table's cards are of one size."""
+def _named_card_height(reads: list[IndexRead]) -> float:
+    """The card height the named ``reads``' indices imply, the middle one of theirs (one table's
+    cards are of one size); 0 where fewer than :data:`SIZE_FROM_READS` are named."""
     units = sorted(_unit(r) for r in reads if r.card is not None)
-    if len(units) < SIZE_FROM_READS:
-        return reads
-    middle = units[len(units) // 2]
-    return [r for r in reads if _unit(r) <= INDEX_CARD_AT_MOST * middle]
+    return CARD_H_U * units[len(units) // 2] if len(units) >= SIZE_FROM_READS else 0.0
 
 
 def in_line(a: IndexRead, b: IndexRead) -> bool:
@@ -953,11 +949,10 @@ class Detector:
         self.last_region = region
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
                                      quartered=quartered, felt=felt if region is not None and self.follow_scale else None)
-        longest = self.card_height_px or self.longest_card_px
+        # A camera stream follows a glyph size instead (see _follow).
+        longest = self.card_height_px or self.longest_card_px or (0.0 if self.follow_scale else _named_card_height(reads))
         if longest:
             reads = [r for r in reads if CARD_H_U * _unit(r) <= INDEX_CARD_AT_MOST * longest]
-        elif not self.follow_scale:
-            reads = _of_the_tables_size(reads)
         if self.follow_scale:
             self._follow(reads)
         cards = self._group_reads(reads)

@@ -1788,7 +1788,6 @@ def test_DEAL_BURN_a_framed_burn_against_an_unnamed_face_up_pair_is_face_down() 
     assert [f for f in found if f.face_up and math.dist(f.centre, (620, 290)) < 50]  # the pair
 
 
-
 def test_DEAL_DECK_a_lattice_read_at_a_giants_size_names_no_card() -> None:
     # A later held-out still (eval_heldout.py, seed 2300, scene 4; whole, as JPEG at quality 85):
     # a seat's face-down pair of blue lattice backs read as a 4h at 1.00 with glyphs several times
