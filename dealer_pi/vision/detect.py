@@ -104,6 +104,11 @@ PLAIN_FACE_UP_SURE = 0.38
 # (eval_heldout.py, seeds 100 to 1000). A back of white checks passed for a face (0.33 to 0.36
 # plain), its stock in 236 and 552 pieces, 0.01 of it in the largest (models/REPORT.md).
 PLAIN_WHOLE = 0.1
+# A named card lies on the cards: at least this share of its outline on the region of not-felt
+# (with what that region encloses). A blue back's fine stripes, between the burn and a seat's
+# pair, read as a 4h whose outline lay 0.30 on the region, the rest on the felt (held-out still
+# 4000/12); named cards that were there covered 0.75 or more (six stills).
+NAMED_ON_CARDS = 0.5
 # ... and only where little of it is pale but stepped: plain card stock with a step of FLAT_STEP
 # grey levels across the 3x3 pixels round it, in the lightly blurred picture. A face's plain stock
 # is flat but beside its print; a pale back's fine lattice or plaid passes for plain stock all
@@ -1159,7 +1164,9 @@ class Detector:
         bright = frame_brightness(bgr)
         # The colour of the frame's card stock, for the first card or part that asks.
         stock = functools.cache(functools.partial(stock_colour, bgr, cards, bright))
-        cards = [f for f in cards if f.card is not None or _on_paper(bgr, f, bright, plain_grain(card_area), stock())]
+        # A named card off the cards is a pattern's print read beside them (NAMED_ON_CARDS).
+        cards = [f for f in cards if (_share_on(region, f) >= NAMED_ON_CARDS if f.card is not None
+                                      else _on_paper(bgr, f, bright, plain_grain(card_area), stock()))]
         out = list(cards)
         explained = np.zeros(region.shape, np.uint8)
         for f in cards:
@@ -1441,6 +1448,15 @@ def _on_paper(bgr: np.ndarray, f: CardFound, bright: float, grain: int, stock: S
     masks = _stock_masks(crop, mask, bright, grain, stock)
     plain = _shares(masks)[1]
     return plain >= PLAIN_FACE_UP and _whole(masks) >= PLAIN_WHOLE and _stepped(crop, mask, masks, plain) < STEPPED
+
+
+def _share_on(region: np.ndarray, f: CardFound) -> float:
+    """The share of ``f``'s outline, within the picture, that ``region`` covers (1 where none of
+    it is within)."""
+    whole, x0, y0 = filled_polygon(np.array(f.corners, np.float32), region.shape)
+    h, w = whole.shape
+    n = cv2.countNonZero(whole)
+    return cv2.countNonZero(whole & region[y0 : y0 + h, x0 : x0 + w]) / n if n else 1.0
 
 
 def _within(outline: np.ndarray, rest: np.ndarray) -> tuple[np.ndarray, int, int]:

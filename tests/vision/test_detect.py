@@ -1799,3 +1799,14 @@ def test_DEAL_DECK_a_lattice_read_at_a_giants_size_names_no_card() -> None:
     fours = [f.centre for f in found if f.card == Card.parse("4h")]
     assert len(fours) == 1 and math.dist(fours[0], (843, 540)) < 20, fours  # the board's
     assert len([f for f in found if not f.face_up]) == 5  # the burn and two seats' pairs
+
+
+def test_DEAL_DECK_a_name_read_off_the_cards_is_no_second_four() -> None:
+    # Held-out still 4000/12, cut to 600x420 at (300, 300): the fine stripes of a blue back, between
+    # the burn and a seat's pair, read as a 4h whose outline lay mostly on the felt: a second
+    # 4h beside the board's (a foul deck, DEAL-DECK), and the pair one back short.
+    frame = cv2.imread(str(SIM_FRAMES / "striped-backs-read-as-a-four-beside-them.png"))
+    found = still_cards(still_detector().detect(frame), frame, None)
+    fours = [f.centre for f in found if f.card == Card.parse("4h")]
+    assert len(fours) == 1 and math.dist(fours[0], (485, 240)) < 20, fours  # the board's
+    assert len([f for f in found if not f.face_up]) == 3  # the burn and the seat's pair
