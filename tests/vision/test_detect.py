@@ -19,7 +19,7 @@ from dealer_pi.engine.cards import FULL_DECK, Card
 from dealer_pi.engine.observations import CardSeen
 from dealer_pi.vision import racks
 from dealer_pi.vision.calibration import marker_image
-from dealer_pi.vision.detect import STEPPED, CardFound, Detector, _grown_under, _stock_masks, _stock_round, stepped_share
+from dealer_pi.vision.detect import STEPPED, CardFound, Detector, _grown_under, _stock_masks, _stock_round, lone_card_area, stepped_share
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
 from dealer_pi.vision.pipeline import pipeline_from_config
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
@@ -1810,3 +1810,16 @@ def test_DEAL_DECK_a_name_read_off_the_cards_is_no_second_four() -> None:
     fours = [f.centre for f in found if f.card == Card.parse("4h")]
     assert len(fours) == 1 and math.dist(fours[0], (485, 240)) < 20, fours  # the board's
     assert len([f for f in found if not f.face_up]) == 3  # the burn and the seat's pair
+
+
+def test_DEAL_HOLE_COUNT_slivers_no_decks_index_allows_do_not_set_a_cards_area() -> None:
+    # Held-out still 4800/1 (a tan felt, no card read at both corners): the card-shaped regions
+    # were two slivers of 165 and 298 pixels and the lone burn, 16,144; the indices said 12,018.
+    # Their middle, a sliver, became a card's area: the burn and a seat's pair of backs went
+    # uncounted and fourteen specks counted as backs (DEAL-HOLE-COUNT).
+    assert lone_card_area([165.0, 298.0, 16144.0], 12018.0) == 16144.0
+    # Cards the indices allow still set it, the smaller middle of them (two cards edge to edge
+    # look like one twice as big), and a lone card far from the guess is not trusted.
+    assert lone_card_area([15000.0, 16000.0, 31000.0, 200.0], 12018.0) == 16000.0
+    assert lone_card_area([30000.0], 12018.0) == 12018.0
+    assert lone_card_area([165.0, 298.0], 0.0) == 165.0  # no guess to weigh them by
