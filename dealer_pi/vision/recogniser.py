@@ -645,7 +645,8 @@ def still_recogniser(model: IndexModel | None = None, enrolment: Enrolment | Non
 
 def _around(params: GlyphParams, px: float) -> GlyphParams:
     """``params`` narrowed to glyphs of about ``px`` pixels (a glyph size known from recent frames)."""
-    return dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, largest_around(px)))
+    return dataclasses.replace(params, min_px=max(params.min_px, int(0.6 * px)), max_px=min(params.max_px, largest_around(px)),
+                               smooth=px >= params.smooth_from_px)
 
 
 def largest_around(px: float) -> int:

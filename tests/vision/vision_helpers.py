@@ -7,7 +7,14 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.faces import FaceStyle, render_back, render_face
+from dealer_pi.vision.glyphs import GlyphParams
 from dealer_pi.vision.render import Placement, card_homography, compose, felt
+
+# A camera frame's ink as the tests' older frames were read when they were taken: the median over
+# the grey at every glyph size. It made the misreads several checks are for (a 3 read as an 8, a
+# small club as a spade); read as shipped, without it at a camera's glyph size, the frame names
+# most of those cards right itself (test_closer.py), and the checks would have nothing to catch.
+MEDIAN_EVERYWHERE = GlyphParams(smooth_from_px=0.0)
 
 ON_TABLE = {"7h": (520, 400, 10), "Ks": (660, 420, -8), "4d": (800, 390, 4)}
 ON_FLOOR = {"9c": (110, 700, 30)}
