@@ -37,7 +37,7 @@ FEATURES = 2 * GRID * GRID + GEOM
 # trained on (12-13 px glyphs in the live frames) was named in 553 of 2,000 face-up cards with it
 # and in 961 without, none wrong either way (the drawn deck: 1,974 and 1,982), and five misreads
 # the closer look was built for are read right by the frame itself. A still's glyphs are larger
-# and its JPEG noisier: read without the median everywhere, the first eleven seeds of its
+# and its JPEG noisier: read without the median everywhere, the first nine seeds of its
 # development stills named 629 cards where they had named 714. At double size (the closer and
 # second looks) a 12-px index is 24 px, and the median stays.
 SMOOTH_FROM_PX = 20.0
