@@ -118,7 +118,8 @@ def enrol_examples(examples: Sequence[Example], seed: int = 0) -> tuple[Enrolmen
     problems: list[str] = []
     for e in examples:
         try:
-            if not enrol_picture(recogniser, enrolment, e.image(), [(e.card, None)], rng):
+            # The table's own crops, read as the camera stream reads them (see enrol_folder).
+            if not enrol_picture(recogniser, enrolment, e.image(), [(e.card, None)], rng, thin_strokes=True):
                 problems.append(f"{e.path.name}: no corner index found")
         except InputError as exc:
             problems.append(str(exc))
