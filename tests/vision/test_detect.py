@@ -21,7 +21,6 @@ from dealer_pi.vision import racks
 from dealer_pi.vision.calibration import marker_image
 from dealer_pi.vision.detect import STEPPED, CardFound, Detector, _grown_under, _stock_masks, _stock_round, lone_card_area, stepped_share
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
-from dealer_pi.vision.glyphs import GlyphParams
 from dealer_pi.vision.pipeline import pipeline_from_config
 from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recogniser
 from dealer_pi.vision.regions import lobes
@@ -866,7 +865,7 @@ def test_DEAL_DECK_club_pips_run_together_into_one_blob_do_not_vouch_for_a_spade
 
     # The frame's ink with the median, as when this was found: without it the index's club is sure.
     def detector(closer_looks: int, median: bool = True) -> Detector:
-        return Detector(Recogniser(params=MEDIAN_EVERYWHERE if median else GlyphParams()), card_height_px=130.0,
+        return Detector(Recogniser(params=MEDIAN_EVERYWHERE if median else None), card_height_px=130.0,
                         follow_scale=True, closer_looks=closer_looks)
 
     assert read(detector(0)) == ["7h", "Kd", "None"]
