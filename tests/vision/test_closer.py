@@ -19,21 +19,13 @@ from dealer_pi.engine.cards import Card
 from dealer_pi.vision.closer import LOOKS_PER_FRAME
 from dealer_pi.vision.detect import CardFound, Detector
 from dealer_pi.vision.recogniser import Recogniser
-from vision_helpers import MEDIAN_EVERYWHERE
+from vision_helpers import MEDIAN_EVERYWHERE, camera_detector
 
 SIM_FRAMES = Path(__file__).resolve().parents[1] / "data" / "sim-frames"
 # Where the board's cards lie in both pictures (x), and what they are.
 SLOTS = (80, 186, 303, 409, 518)
 BOARD = ("Qc", "Th", "4s", "Kd", "9h")
 OTHER_BOARD = ("Qh", "Jc", "5s", "Ad", "7h")
-
-
-def camera_detector(closer_looks: int = LOOKS_PER_FRAME, glyph_px: float = 12.0, recogniser: Recogniser | None = None) -> Detector:
-    """``glyph_px``: what the camera had settled on for the deck filmed. The frame is read with
-    the median at every size unless ``recogniser`` says otherwise (see the module's note)."""
-    det = Detector(recogniser or Recogniser(params=MEDIAN_EVERYWHERE), card_height_px=132.0, follow_scale=True, closer_looks=closer_looks)
-    det.glyph_px = glyph_px
-    return det
 
 
 def frame(name: str) -> np.ndarray:
@@ -56,8 +48,8 @@ def named(found: list[CardFound], board: tuple[str, ...]) -> dict[str, Card]:
 
 def test_DEAL_DECK_face_up_cards_a_frame_reads_unnamed_are_named_by_a_closer_look_and_none_wrongly():
     img = frame("board-knoll-small-index.png")
-    before = named(camera_detector(closer_looks=0).detect(img), BOARD)
-    after = named(camera_detector().detect(img), BOARD)
+    before = named(camera_detector(12.0, median=True, closer_looks=0).detect(img), BOARD)
+    after = named(camera_detector(12.0, median=True).detect(img), BOARD)
     assert all(Card.parse(k) == v for k, v in after.items()), after  # no name is wrong
     assert before == {"Kd": Card.parse("Kd")}
     # The ten and the nine: one-pixel strokes that the frame's ink breaks, whole at double size.
@@ -66,7 +58,7 @@ def test_DEAL_DECK_face_up_cards_a_frame_reads_unnamed_are_named_by_a_closer_loo
 
 def test_DEAL_DECK_a_frame_takes_a_few_closer_looks_and_a_card_lying_still_keeps_what_its_look_found():
     img = frame("board-knoll-small-index-other-cards.png")
-    det = camera_detector()
+    det = camera_detector(12.0, median=True)
     assert det.closer is not None
     first = named(det.detect(img), OTHER_BOARD)
     assert det.closer.looked == LOOKS_PER_FRAME  # five unnamed cards; three looks this frame
@@ -83,7 +75,7 @@ def test_DEAL_DECK_a_frame_takes_a_few_closer_looks_and_a_card_lying_still_keeps
 def test_DEAL_DECK_a_card_put_down_where_a_named_card_lay_does_not_take_its_name():
     # A closer look's name stays with a card only while it lies still; the next frame showing
     # other cards in the same places (no bare felt between) must not carry the names over.
-    det = camera_detector()
+    det = camera_detector(12.0, median=True)
     first = named(det.detect(frame("board-knoll-small-index.png")), BOARD)
     assert "Th" in first
     found = det.detect(frame("board-knoll-small-index-other-cards.png"))
@@ -102,7 +94,7 @@ def test_DEAL_DECK_a_three_the_frame_reads_as_an_eight_is_looked_at_again_and_no
     # A 3 of clubs at a seat, its open side closed at the camera's size: the frame reads 8c, 0.99
     # sure. A false "the shoe read 3c but the camera saw 8c" in clean hands (DEAL-DECK).
     img = frame("seat-knoll-three-read-as-eight.png")
-    plain, shipped = camera_detector(closer_looks=0, glyph_px=13.0), camera_detector(glyph_px=13.0)  # as the camera had it in that run
+    plain, shipped = camera_detector(13.0, median=True, closer_looks=0), camera_detector(13.0, median=True)  # as the camera had it in that run
 
     def at_three(det: Detector) -> CardFound:
         return min((f for f in det.detect(img) if f.face_up), key=lambda f: math.dist(f.centre, (120, 121)))
@@ -118,15 +110,15 @@ def test_DEAL_DECK_a_nine_the_frame_reads_as_a_jack_is_looked_at_again_and_not_n
     # false notice of 200 clean hands on this design ("the shoe read 9c but the camera saw Jc").
     img = frame("board-knoll-nine-read-as-jack.png")
     # 15 px glyphs, as the camera had them in that run.
-    assert [f.card for f in camera_detector(0, 15.0, Recogniser(pips=False, params=MEDIAN_EVERYWHERE)).detect(img)] == [Card.parse("Jc")]
-    looking = camera_detector(LOOKS_PER_FRAME, 15.0, Recogniser(pips=False, params=MEDIAN_EVERYWHERE))  # the jack checked by the look alone
+    assert [f.card for f in camera_detector(15.0, recogniser=Recogniser(pips=False, params=MEDIAN_EVERYWHERE), closer_looks=0).detect(img)] == [Card.parse("Jc")]
+    looking = camera_detector(15.0, recogniser=Recogniser(pips=False, params=MEDIAN_EVERYWHERE))  # the jack checked by the look alone
     for _ in range(2):  # looked at, and then remembered while it lies still
         (looked,) = looking.detect(img)
         assert looked.card is None and looked.guess == Card.parse("9c")
         assert math.dist(looked.centre, (176, 102)) < 15
     # As shipped, the pips also find more clubs round this "jack" than a court prints and leave it
     # unnamed; the look at the unnamed card then names its nine.
-    (shipped,) = camera_detector(glyph_px=15.0).detect(img)
+    (shipped,) = camera_detector(15.0, median=True).detect(img)
     assert shipped.card == Card.parse("9c")
 
 
@@ -157,8 +149,8 @@ def test_DEAL_DECK_a_king_of_spades_the_frame_reads_as_a_club_is_looked_at_again
     # against it. A false "the shoe read Ks but the camera saw Kc" in fresh clean hands (DEAL-DECK).
     img = frame("board-knoll-king-of-spades-read-as-club-surely.png")
     # 14 px glyphs, as the camera had them in that run.
-    assert [f.card for f in camera_detector(0, 14.0).detect(img)] == [Card.parse("Kc")]
-    looking = camera_detector(LOOKS_PER_FRAME, 14.0)
+    assert [f.card for f in camera_detector(14.0, median=True, closer_looks=0).detect(img)] == [Card.parse("Kc")]
+    looking = camera_detector(14.0, median=True)
     for _ in range(2):  # looked at, and then remembered while it lies still
         (looked,) = looking.detect(img)
         assert looked.card is None and looked.guess == Card.parse("Ks")
@@ -171,8 +163,8 @@ def test_DEAL_DECK_a_black_king_the_look_reads_nothing_at_is_left_unnamed():
     # upper index reads Kc at 0.93, its lower one leans to Kc too, and at double size the look
     # reads nothing there at all. A false "the shoe read Ks but the camera saw Kc" (DEAL-DECK).
     img = frame("board-knoll-king-of-spades-the-look-reads-nothing.png")
-    assert named_at(camera_detector(0, 13.0).detect(img)) == [Card.parse("Kd"), Card.parse("Kc")]
-    looking = camera_detector(LOOKS_PER_FRAME, 13.0)
+    assert named_at(camera_detector(13.0, median=True, closer_looks=0).detect(img)) == [Card.parse("Kd"), Card.parse("Kc")]
+    looking = camera_detector(13.0, median=True)
     for _ in range(2):  # looked at, and then remembered while it lies still
         found = looking.detect(img)
         assert named_at(found) == [Card.parse("Kd"), None]
@@ -212,8 +204,8 @@ def test_DEAL_DECK_a_ten_the_frame_reads_as_a_king_is_unnamed_where_the_look_lea
     def at_ten(found: list[CardFound]) -> CardFound:
         return min((f for f in found if f.face_up), key=lambda f: math.dist(f.centre, (108, 112)))
 
-    assert at_ten(camera_detector(0, 13.0, Recogniser(pips=False, params=MEDIAN_EVERYWHERE)).detect(img)).card == Card.parse("Ks")
-    looking = camera_detector(LOOKS_PER_FRAME, 13.0, Recogniser(pips=False, params=MEDIAN_EVERYWHERE))
+    assert at_ten(camera_detector(13.0, recogniser=Recogniser(pips=False, params=MEDIAN_EVERYWHERE), closer_looks=0).detect(img)).card == Card.parse("Ks")
+    looking = camera_detector(13.0, recogniser=Recogniser(pips=False, params=MEDIAN_EVERYWHERE))
     for _ in range(2):  # looked at, and then remembered while it lies still
         found = looking.detect(img)
         ten = at_ten(found)
@@ -225,9 +217,9 @@ def test_DEAL_DECK_a_six_the_frame_reads_as_a_ten_is_looked_at_again_and_not_nam
     # A 6 of hearts alone on the board, read by the frame as the ten of hearts, 0.92 sure: the one
     # false notice of 1,000 clean hands on this design ("the shoe read 6h but the camera saw Th").
     img = frame("board-knoll-six-read-as-ten.png")
-    (plain,) = [f for f in camera_detector(0, 13.0).detect(img) if f.face_up]
+    (plain,) = [f for f in camera_detector(13.0, median=True, closer_looks=0).detect(img) if f.face_up]
     assert plain.card == Card.parse("Th")
-    looking = camera_detector(glyph_px=13.0)
+    looking = camera_detector(13.0, median=True)
     for _ in range(2):  # looked at, and then remembered while it lies still
         (looked,) = [f for f in looking.detect(img) if f.face_up]
         assert looked.card is None and looked.guess == Card.parse("6h")
@@ -239,9 +231,9 @@ def test_DEAL_DECK_an_eight_the_frame_reads_as_a_six_is_looked_at_again_and_not_
     # An 8 of hearts on the board, read by the frame as the six of hearts, 0.94 sure, for five
     # frames: the one notice of the next 1,000 clean hands ("the shoe read 8h but the camera saw 6h").
     img = frame("board-knoll-eight-read-as-six.png")
-    (plain,) = [f for f in camera_detector(0, 13.0).detect(img) if f.face_up]
+    (plain,) = [f for f in camera_detector(13.0, median=True, closer_looks=0).detect(img) if f.face_up]
     assert plain.card == Card.parse("6h")
-    (looked,) = [f for f in camera_detector(glyph_px=13.0).detect(img) if f.face_up]
+    (looked,) = [f for f in camera_detector(13.0, median=True).detect(img) if f.face_up]
     assert looked.card is None and looked.guess == Card.parse("8h")
     assert math.dist(looked.centre, (135, 127)) < 15
 
@@ -251,7 +243,7 @@ def test_DEAL_DECK_a_fresh_cameras_first_card_is_looked_at_at_its_own_size_befor
     # read is no size to follow, and before, no closer look was taken without one; the frame's Th
     # stood for four frames, which the tracker reports. The look is taken at that read's size.
     img = frame("board-knoll-six-read-as-ten.png")
-    fresh = camera_detector(glyph_px=0.0)
+    fresh = camera_detector(0.0, median=True)
     for _ in range(2):
         (looked,) = [f for f in fresh.detect(img) if f.face_up]
         assert looked.card is None and looked.guess == Card.parse("6h")
@@ -276,9 +268,9 @@ def test_DEAL_DECK_an_index_a_pixel_thin_is_read_without_the_median_and_the_fram
     # was a 4's slant, a 3's open side, a 6's and a 9's hooks. The frame alone, no closer look.
     for name, glyph_px, cards, with_median in READ_WITHOUT_THE_MEDIAN:
         img = frame(name)
-        shipped = camera_detector(0, glyph_px, Recogniser())
+        shipped = camera_detector(glyph_px, closer_looks=0)
         assert " ".join(str(c) for c in named_at(shipped.detect(img))) == cards, name
-        assert " ".join(str(c) for c in named_at(camera_detector(0, glyph_px).detect(img))) == with_median, name
+        assert " ".join(str(c) for c in named_at(camera_detector(glyph_px, median=True, closer_looks=0).detect(img))) == with_median, name
 
 
 def test_DEAL_DECK_a_cameras_enrolment_takes_a_thin_index_as_the_stream_reads_it():

@@ -26,7 +26,7 @@ from dealer_pi.vision.recogniser import STILL_SCALES, Recogniser, still_recognis
 from dealer_pi.vision.regions import lobes
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, render_table_frame, render_table_scene
 from dealer_pi.vision.surface import still_cards, still_detector
-from vision_helpers import MEDIAN_EVERYWHERE
+from vision_helpers import MEDIAN_EVERYWHERE, camera_detector
 
 
 def random_table(rng: np.random.Generator) -> dict:
@@ -77,16 +77,6 @@ def test_renderer_is_deterministic_for_a_seed():
 SIM_FRAMES = Path(__file__).resolve().parents[1] / "data" / "sim-frames"
 
 
-def live_detector(glyph_px: float = 15.0, median: bool = False) -> Detector:
-    """The camera's detector as it stands mid-hand: card size from the config, glyph size followed
-    (``glyph_px``: what it had settled on when the frame was filmed). ``median``: the frame's ink
-    as it was read when the picture was taken (``MEDIAN_EVERYWHERE``), for a check of a misread
-    the frame no longer makes."""
-    det = Detector(Recogniser(params=MEDIAN_EVERYWHERE) if median else None, card_height_px=132.0, follow_scale=True)
-    det.glyph_px = glyph_px
-    return det
-
-
 def face_up_in_a_row(found: list[CardFound]) -> list[CardFound]:
     """The face-up cards found, left to right: a board's row as the dealer laid it."""
     return sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])
@@ -96,14 +86,14 @@ def named_in_a_row(frame_name: str, glyph_px: float, frames: int = 2) -> list[li
     """What the camera's detector (``glyph_px`` followed) names face up in a saved frame, left to
     right, each of ``frames`` times it reads it ("None" for a card it leaves unnamed): a closer
     look the first time, remembered the next."""
-    det, img = live_detector(glyph_px), cv2.imread(str(SIM_FRAMES / frame_name))
+    det, img = camera_detector(glyph_px), cv2.imread(str(SIM_FRAMES / frame_name))
     return [[str(f.card) for f in face_up_in_a_row(det.detect(img))] for _ in range(frames)]
 
 
 def test_DEAL_BURN_a_court_card_on_the_board_is_found_though_its_picture_has_skin_colours():
     # Missing it made the monitor take the card the shoe gave for a burn (DEAL-BURN, uncertain),
     # and then the real burn for a second one (DEAL-BURN, irregularity).
-    found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "board-court-card.png")))
+    found = camera_detector(15.0).detect(cv2.imread(str(SIM_FRAMES / "board-court-card.png")))
     up = face_up_in_a_row(found)
     assert len(up) == 2, [(f.card, f.centre) for f in found]
     assert up[0].card == Card.parse("As")
@@ -116,7 +106,7 @@ def test_DEAL_DECK_a_court_whose_index_is_unsure_of_its_suit_and_whose_other_cor
     # in every frame (her picture's club lies on a stripe, her lower "Q" on the frame, so neither
     # is read); her lower index's club, read surely, is the only sign. Named Qs, the shoe's Qc was
     # "seen as Qs" (DEAL-DECK, uncertain) on a clean hand.
-    found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "board-queen-of-clubs.png")))
+    found = camera_detector(15.0).detect(cv2.imread(str(SIM_FRAMES / "board-queen-of-clubs.png")))
     up = face_up_in_a_row(found)
     assert len(up) == 2, [(f.card, f.centre) for f in found]
     assert up[0].card == Card.parse("Th")
@@ -130,9 +120,9 @@ def test_DEAL_DECK_two_corners_that_lean_to_the_same_wrong_suit_do_not_add_up_to
     # Left unnamed, the queen is read again at double size (the closer look), and is a club there.
     # Read without the median, the frame reads the clubs right and names the queen itself.
     frame = cv2.imread(str(SIM_FRAMES / "board-queen-of-clubs-small-suits.png"))
-    plain = live_detector(median=True)
+    plain = camera_detector(15.0, median=True)
     plain.closer = None
-    for det, queen in ((plain, "None"), (live_detector(median=True), "Qc"), (live_detector(), "Qc")):
+    for det, queen in ((plain, "None"), (camera_detector(15.0, median=True), "Qc"), (camera_detector(15.0), "Qc")):
         found = det.detect(frame)
         up = face_up_in_a_row(found)
         assert [str(f.card) for f in up] == ["Td", queen], [(f.card, f.centre, f.confidence) for f in found]
@@ -146,7 +136,7 @@ def test_DEAL_DECK_a_small_club_read_as_a_spade_is_looked_at_again_and_names_no_
     # its suit sure, keeps its name.
     # (The frame read with the median, as when the picture was taken: without it, the club is read right.)
     frame = cv2.imread(str(SIM_FRAMES / "seat-ten-of-clubs-small-suits.png"))
-    det = live_detector(median=True)
+    det = camera_detector(15.0, median=True)
     det.closer = None  # the second look alone
     found = det.detect(frame)
     assert {str(f.card) for f in found} == {"9s", "None"}, [(f.card, f.centre, f.confidence) for f in found]
@@ -160,8 +150,8 @@ def test_DEAL_DECK_a_small_club_read_as_a_spade_is_looked_at_again_and_names_no_
     torn = [f for f in once.detect(frame) if f.card is None]
     assert len(torn) == 1 and sorted(str(c) for c, _ in torn[0].torn) == ["Tc", "Ts"], [(f.card, f.torn) for f in torn]
     # Left unnamed, the ten gets a closer look at the whole card, which reads it as the ten of clubs.
-    assert {str(f.card) for f in live_detector(median=True).detect(frame)} == {"9s", "Tc"}
-    assert {str(f.card) for f in live_detector().detect(frame)} == {"9s", "Tc"}
+    assert {str(f.card) for f in camera_detector(15.0, median=True).detect(frame)} == {"9s", "Tc"}
+    assert {str(f.card) for f in camera_detector(15.0).detect(frame)} == {"9s", "Tc"}
 
 
 def test_DEAL_DECK_two_corners_add_up_for_the_rank_but_not_for_the_suit():
@@ -181,7 +171,7 @@ def test_DEAL_DECK_two_corners_add_up_for_the_rank_but_not_for_the_suit():
 
 
 def test_DEAL_HOLE_COUNT_a_face_down_pair_crossed_at_an_angle_is_two_cards_not_chips():
-    found = live_detector().detect(cv2.imread(str(SIM_FRAMES / "seat-face-down-pair.png")))
+    found = camera_detector(15.0).detect(cv2.imread(str(SIM_FRAMES / "seat-face-down-pair.png")))
     down = [f for f in found if not f.face_up]
     assert len(down) == 2 and len(found) == 2, [(f.face_up, f.centre) for f in found]
 
@@ -200,7 +190,7 @@ def test_DEAL_BURN_three_burns_lying_edge_to_edge_are_three_cards_not_four():
     camera = OverheadCamera(seed=8)
     spots = [camera.to_image(*card_spot(c)[:2]) for c in felt.cards]
     for n in range(3):
-        found = live_detector().detect(camera.frame(felt, n))
+        found = camera_detector(15.0).detect(camera.frame(felt, n))
         row = [f for f in found if any(math.dist(f.centre, s) < 150 for s in spots)]
         assert len(row) == 3 and not any(f.face_up for f in row), [(f.face_up, f.centre) for f in found]
         # One card where each card lies.
@@ -214,9 +204,9 @@ def test_DEAL_BOARD_EXTRA_three_unnamed_board_cards_lying_edge_to_edge_are_three
     # without a burn before it (DEAL-BOARD-EXTRA, then DEAL-BURN). A row one card tall is counted
     # by its length.
     frame = cv2.imread(str(SIM_FRAMES / "board-three-unnamed-knoll.png"))
-    plain = live_detector(median=True)
+    plain = camera_detector(15.0, median=True)
     plain.closer = None  # as the loop had it: none of the three named (the frame's ink with the median)
-    for det in (plain, live_detector()):
+    for det in (plain, camera_detector(15.0)):
         found = sorted(det.detect(frame), key=lambda f: f.centre[0])
         up = [f.centre[0] for f in found if f.face_up]
         assert len(up) == 3 and all(abs(x - at) < 8 for x, at in zip(up, (100, 206, 310))), [(f.card, f.centre) for f in found]
@@ -233,9 +223,9 @@ def test_DEAL_PLAYER_EXPOSED_a_card_turned_up_on_its_face_down_neighbour_leaves_
     # camera saw a new face-up card at the seat, the shoe's card seemed to land there, and the
     # monitor called a third hole card (DEAL-HOLE-COUNT, a misdeal). Each piece shows its own face.
     frame = cv2.imread(str(SIM_FRAMES / "seat-knoll-turned-up-on-a-back.png"))
-    plain = live_detector()
+    plain = camera_detector(15.0)
     plain.closer = None  # the five unnamed, as in most of the loop's frames
-    for det in (plain, live_detector()):
+    for det in (plain, camera_detector(15.0)):
         found = sorted(det.detect(frame), key=lambda f: f.centre[1])
         assert [f.face_up for f in found] == [False, True], [(f.card, f.face_up, f.centre) for f in found]
         assert math.dist(found[0].centre, (170, 104)) < 15 and math.dist(found[1].centre, (147, 196)) < 15
@@ -259,7 +249,7 @@ def test_DEAL_BURN_a_big_muck_pile_is_face_down_though_its_margins_show_at_every
         felt = Felt(cards=[PhysicalCard("muck", None, False, k, j) for k, j in enumerate(jitter)])
         camera = OverheadCamera(seed=seed)
         spot = camera.to_image(*card_spot(felt.cards[0])[:2])
-        pile = [f for f in live_detector().detect(camera.frame(felt, n)) if math.dist(f.centre, spot) < 200]
+        pile = [f for f in camera_detector(15.0).detect(camera.frame(felt, n)) if math.dist(f.centre, spot) < 200]
         assert pile and not any(f.face_up for f in pile), (n, seed, [(f.face_up, f.centre) for f in pile])
 
 
@@ -545,7 +535,7 @@ def test_DEAL_DECK_a_printed_king_of_spades_whose_index_reads_as_a_club_is_not_n
     # to Ks at 0.36-0.47. The picture's spade touches its frame, so it cannot vouch either way. Named
     # Kc for the whole hand, it raised "the shoe read Ks but the camera saw Kc", one of two false
     # notices in 1,000 clean hands of that design.
-    det = live_detector(glyph_px=14.0)  # as the camera had it in that run
+    det = camera_detector(14.0)  # as the camera had it in that run
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-king-of-spades-read-as-club.png"))
     for _ in range(2):  # the closer look at the unnamed king, and the look remembered
         up = face_up_in_a_row(det.detect(img))
@@ -559,7 +549,7 @@ def test_DEAL_DECK_a_ten_whose_index_reads_as_a_king_is_not_named_a_king_by_its_
     # of each other, so the two corners made two cards at one place, one named Kd: "the shoe read
     # Td but the camera saw Kd", the other false notice of those 1,000 hands. A king's picture
     # prints two diamonds; five of the ten's pips round the index read as diamonds.
-    det = live_detector(glyph_px=13.0, median=True)  # as the camera had it in that run
+    det = camera_detector(13.0, median=True)  # as the camera had it in that run
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-ten-read-as-king.png"))
     for _ in range(2):
         up = [f for f in det.detect(img) if f.face_up]
@@ -573,7 +563,7 @@ def test_DEAL_DECK_a_ten_read_as_a_king_sure_of_its_suit_is_not_named_a_king_by_
     # so its pips were never asked: "the shoe read Th but the camera saw Kh". Every court is asked
     # now whether it is a number card; unnamed, the ten gets the closer look, which reads the ten.
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-ten-of-hearts-read-as-king.png"))
-    plain = live_detector(glyph_px=12.5, median=True)  # as the camera had it in that run
+    plain = camera_detector(12.5, median=True)  # as the camera had it in that run
     plain.closer = None
     middle = min(plain.detect(img), key=lambda f: math.dist(f.centre, (187, 131)))
     assert middle.face_up and middle.card is None and math.dist(middle.centre, (187, 131)) < 15
@@ -586,7 +576,7 @@ def test_DEAL_DECK_a_ten_of_diamonds_read_as_a_king_is_not_named_a_king_by_pips_
     # suit", so only two counted as signs, as many as a king's picture prints: "the shoe read Td
     # but the camera saw Kd". Counted as a number card's pips they need not be so sure.
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-ten-of-diamonds-read-as-king-large-pips.png"))
-    det = live_detector(glyph_px=14.0, median=True)  # as the camera had it in that run
+    det = camera_detector(14.0, median=True)  # as the camera had it in that run
     det.closer = None  # the look cannot read this ten: the pips alone decide
     for _ in range(2):
         up = [f for f in det.detect(img) if f.face_up]
@@ -607,7 +597,7 @@ def test_DEAL_BURN_chips_side_by_side_beside_the_board_are_not_taken_for_a_face_
     # together beside the board before the flop, one part half a card's size at quarter size, its
     # chips' white edges taken for a face's plain stock. The monitor saw a face-up card on the
     # board before the burn (DEAL-FLOP-EXTRA), then the flop as dealt again without one (DEAL-BURN).
-    found = live_detector(glyph_px=13.0).detect(cv2.imread(str(SIM_FRAMES / "board-knoll-chips-side-by-side.png")))
+    found = camera_detector(13.0).detect(cv2.imread(str(SIM_FRAMES / "board-knoll-chips-side-by-side.png")))
     assert not [f for f in found if f.face_up], [(f.centre, f.confidence) for f in found if f.face_up]
     # The muck beside them is still found, face down.
     assert len([f for f in found if not f.face_up]) >= 3
@@ -619,7 +609,7 @@ def test_DEAL_BOARD_EXTRA_an_unnamed_board_card_is_one_card_though_the_felt_roun
     # part takes in that felt and slivers of the 3d and the 9s: 1.3 cards' area, split into two
     # unnamed face-up cards. The monitor saw a fourth board card before the burn (DEAL-BOARD-EXTRA),
     # then the real turn as dealt again without one (DEAL-BURN).
-    found = live_detector(glyph_px=12.5).detect(cv2.imread(str(SIM_FRAMES / "board-knoll-four-of-diamonds-in-the-felt-between-its-neighbours.png")))
+    found = camera_detector(12.5).detect(cv2.imread(str(SIM_FRAMES / "board-knoll-four-of-diamonds-in-the-felt-between-its-neighbours.png")))
     up = face_up_in_a_row(found)
     assert len(up) == 3, [(f.card, f.centre) for f in up]
     assert math.dist(up[1].centre, (242, 164)) < 15 and up[2].card == Card.parse("9s")
@@ -634,7 +624,7 @@ def test_DEAL_BOARD_EXTRA_a_flop_read_unnamed_a_few_pixels_apart_is_three_cards_
     # one (DEAL-BURN).
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-flop-and-turn-a-few-pixels-apart.png"))
     for glyph_px in (0.0, 13.0):
-        up = face_up_in_a_row(live_detector(glyph_px).detect(img))
+        up = face_up_in_a_row(camera_detector(glyph_px).detect(img))
         assert len(up) == 4 and all(abs(f.centre[0] - at) < 8 for f, at in zip(up, (120, 226, 340, 450))), [(f.card, f.centre) for f in up]
         assert up[3].card == Card.parse("7d") and all(f.card in (None, Card.parse(c)) for f, c in zip(up, ("Qc", "Qd", "6c")))
 
@@ -692,7 +682,7 @@ def test_DEAL_BURN_a_court_card_whose_picture_prints_the_felts_colour_is_not_tak
     # king. His picture's blue triangles are the felt's colour: holes in the card that left room
     # only for a grid of six disks of one size, and the first chip test dropped him as chips.
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-jack-of-hearts-on-blue-felt.png"))
-    for det in (still_detector(), live_detector(glyph_px=0.0)):
+    for det in (still_detector(), camera_detector(0.0)):
         up = face_up_in_a_row(det.detect(img))
         assert len(up) == 2, [(f.card, f.centre) for f in up]
         assert math.dist(up[0].centre, (142, 139)) < 25 and up[0].card in (None, Card.parse("Jh"))
@@ -703,7 +693,7 @@ def test_DEAL_BURN_a_card_cut_in_two_by_a_players_arm_is_not_taken_for_chips():
     # The same run, frame 56: a face-down card at a seat, a player's arm across it. What the arm
     # leaves of it fits a row of disks of one size, as chips side by side do; but they lie closer
     # than chips, and leave its corners out.
-    found = live_detector(glyph_px=13.0).detect(cv2.imread(str(SIM_FRAMES / "seat-knoll-card-under-an-arm.png")))
+    found = camera_detector(13.0).detect(cv2.imread(str(SIM_FRAMES / "seat-knoll-card-under-an-arm.png")))
     assert [(f.face_up, f.card) for f in found] == [(False, None)]
     assert math.dist(found[0].centre, (128, 154)) < 20
 
@@ -714,7 +704,7 @@ def test_DEAL_DECK_a_ten_of_spades_at_a_seat_read_as_a_king_is_not_named_a_king_
     # index's weak Ts takes the pips nearer it; of those left, more than a king prints read as
     # spades once a pip need not be surely a suit.
     img = cv2.imread(str(SIM_FRAMES / "seat-knoll-ten-read-as-king.png"))
-    det = live_detector(glyph_px=13.0)
+    det = camera_detector(13.0)
     det.closer = None
     names = {f.card for f in det.detect(img) if f.card is not None}
     assert names == {Card.parse("6s")}, names
@@ -738,7 +728,7 @@ def test_DEAL_DECK_pips_read_as_an_index_just_after_the_camera_is_placed_do_not_
     # at which the pips read 4h every frame. An index is a card's smallest print: the ace's is followed.
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-nine-of-diamonds-pips-read-as-a-four.png"))
     # With the median, as in that run: without it the ace reads 0.88 once a size is followed, unnamed.
-    det = live_detector(glyph_px=0.0, median=True)
+    det = camera_detector(0.0, median=True)
     for _ in range(3):
         up = face_up_in_a_row(det.detect(img))
         assert [c for f in up if (c := str(f.card)) != "None"] == ["Ac"], [(f.card, f.centre, f.confidence) for f in up]
@@ -752,8 +742,8 @@ def test_DEAL_DECK_a_pair_of_pips_read_as_an_index_leans_to_no_card_in_a_closer_
     # their own (above), so they lean to none: only the read of the index's size does. A still
     # follows no size, and every unsure read there leans.
     pips, index = _corner("6c", (200.0, 100.0), (0.0, 1.0), 23.0, 0.35), _corner("7c", (200.0, 100.0), (0.0, 1.0), 14.0, 0.35)
-    assert [str(f.guess) for f in live_detector(glyph_px=13.0)._leanings([pips, index])] == ["7c"]
-    assert [str(f.guess) for f in live_detector(glyph_px=20.0)._leanings([pips, index])] == ["6c", "7c"]
+    assert [str(f.guess) for f in camera_detector(13.0)._leanings([pips, index])] == ["7c"]
+    assert [str(f.guess) for f in camera_detector(20.0)._leanings([pips, index])] == ["6c", "7c"]
     assert [str(f.guess) for f in Detector()._leanings([pips, index])] == ["6c", "7c"]
 
 
@@ -1746,7 +1736,7 @@ def test_DEAL_BURN_an_eight_and_a_three_beside_it_read_as_an_eight_are_not_one_c
     # 163 pixels here: no card's corners lie that far apart.
     frame = cv2.imread(str(SIM_FRAMES / "board-knoll-eight-beside-a-three-read-as-an-eight.png"))
     # The frame's ink with the median, as in that run: without it the 3's index reads as a 3.
-    found = sorted((f for f in live_detector(glyph_px=13.0, median=True).detect(frame) if f.face_up), key=lambda f: f.centre[0])
+    found = sorted((f for f in camera_detector(13.0, median=True).detect(frame) if f.face_up), key=lambda f: f.centre[0])
     assert [str(f.card) for f in found] == ["5h", "Kd", "8d", "None"], found
     eight, three = found[2], found[3]
     assert abs(eight.centre[0] - 291) < 10 and abs(three.centre[0] - 402) < 10

@@ -6,8 +6,11 @@ import cv2
 import numpy as np
 
 from dealer_pi.engine.cards import Card
+from dealer_pi.vision.closer import LOOKS_PER_FRAME
+from dealer_pi.vision.detect import Detector
 from dealer_pi.vision.faces import FaceStyle, render_back, render_face
 from dealer_pi.vision.glyphs import GlyphParams
+from dealer_pi.vision.recogniser import Recogniser
 from dealer_pi.vision.render import Placement, card_homography, compose, felt
 
 # A camera frame's ink as the tests' older frames were read when they were taken: the median over
@@ -15,6 +18,19 @@ from dealer_pi.vision.render import Placement, card_homography, compose, felt
 # small club as a spade); read as shipped, without it at a camera's glyph size, the frame names
 # most of those cards right itself (test_closer.py), and the checks would have nothing to catch.
 MEDIAN_EVERYWHERE = GlyphParams(smooth_from_px=0.0)
+
+
+def camera_detector(glyph_px: float, median: bool = False, recogniser: Recogniser | None = None,
+                    closer_looks: int = LOOKS_PER_FRAME) -> Detector:
+    """The camera's detector as it stands mid-hand: card size from the config (132 px), glyph size
+    followed (``glyph_px``: what it had settled on when the frame was filmed). ``median``: the
+    frame's ink as it was read when the picture was taken (``MEDIAN_EVERYWHERE``), for a check of a
+    misread the frame no longer makes; ``recogniser`` replaces the reader outright."""
+    assert not (median and recogniser), "a recogniser brings its own params"
+    reader = recogniser or (Recogniser(params=MEDIAN_EVERYWHERE) if median else None)
+    det = Detector(reader, card_height_px=132.0, follow_scale=True, closer_looks=closer_looks)
+    det.glyph_px = glyph_px
+    return det
 
 ON_TABLE = {"7h": (520, 400, 10), "Ks": (660, 420, -8), "4d": (800, 390, 4)}
 ON_FLOOR = {"9c": (110, 700, 30)}
