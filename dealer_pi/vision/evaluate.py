@@ -84,6 +84,7 @@ LABEL_FIXES: tuple[tuple[str, str, str, tuple[float, float]], ...] = (
     ("IMG_20220921_195926_jpg", "", "KC", (590, 95)),  # a king of clubs at the right edge beside the 7 of hearts, unlabelled
     ("IMG_20220921_201530_jpg", "3S", "3H", (456, 201)),  # a 3 of hearts in a grey picture: three heart pips, none with a spade's stem
     ("IMG_20220921_201530_jpg", "3S", "3H", (192, 414)),
+    ("IMG_20220921_194653_jpg", "", "8D", (627, 18)),  # an 8 of diamonds at the top right corner, cut by the edge, unlabelled
 )
 _FIX_REACH = 20.0  # pixels from a fix's point to the middle of the label it corrects
 _FIX_HALF = 24.0  # half the side of the box a missing label is given
