@@ -129,6 +129,8 @@ def main() -> int:
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--hidden", type=int, default=192)
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--tall-suits", type=float, default=0.0,
+                    help="share of drawn decks whose index suit is 1.0-1.35 times the rank's height (default 0, as shipped)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--onnx", type=Path, default=ONNX_OUT)
     args = ap.parse_args()
@@ -142,7 +144,7 @@ def main() -> int:
         with np.load(args.cache) as z:
             sx, sy = z["x"], z["y"]
     else:
-        sx, sy = make_dataset(args.scenes, args.seed)
+        sx, sy = make_dataset(args.scenes, args.seed, tall_suits=args.tall_suits)
         if args.cache:
             args.cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez(args.cache, x=sx, y=sy)
