@@ -4,6 +4,7 @@ bad model files are refused."""
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -133,3 +134,20 @@ def test_printed_deck_rows_cover_the_deck_and_leave_the_held_out_design_out():
     # Every card of the deck, and more "not an index" pairs than index pairs, as in every source.
     assert set(np.unique(y[y != 52]).tolist()) == set(range(52))
     assert (y == 52).sum() > (y != 52).sum()
+
+
+def test_drawn_decks_get_suits_taller_than_their_ranks_only_when_asked():
+    # The shipped reader learnt from suits 0.45-1.0 times the rank, drawn by rng.uniform; `--tall-suits`
+    # gives a share of the decks 1.0-1.35 from the same draw, so the rest of each deck's look is unchanged.
+    sys.path.insert(0, str(REPO / "models"))
+    try:
+        from make_index_model import TALL_SUIT_TOP, random_style, suit_ratio
+    finally:
+        sys.path.remove(str(REPO / "models"))
+    draws = np.random.default_rng(7)
+    assert [suit_ratio(float(draws.random())) for _ in range(1000)] == np.random.default_rng(7).uniform(0.45, 1.0, 1000).tolist()
+    plain = [random_style(np.random.default_rng(n)) for n in range(400)]
+    tall = [random_style(np.random.default_rng(n), tall_suits=0.2) for n in range(400)]
+    ratios = np.array([t.suit_ratio for t in tall])
+    assert 0.12 < float((ratios > 1.0).mean()) < 0.28 and ratios.max() <= TALL_SUIT_TOP and ratios.min() >= 0.45
+    assert all(dataclasses.replace(t, suit_ratio=p.suit_ratio) == p for t, p in zip(tall, plain))
