@@ -84,9 +84,9 @@ def random_style(rng: np.random.Generator, tall_suits: float = 0.0) -> FaceStyle
 
 
 # Most printed decks have an index suit 0.5-0.9 times its rank's height; the design never trained on
-# prints it at 1.2-1.3, and its diamonds and spades were called "not a suit". Drawn decks up to 1.35
-# (``--tall-suits`` of make_index_cnn.py) name them, but the reader so built is not shipped yet:
-# models/REPORT.md, "Suits taller than their rank".
+# prints it at 1.2-1.3, and the shipped reader calls its diamonds and spades "not a suit". A reader
+# that learnt from drawn decks up to 1.35 (``--tall-suits`` of make_index_cnn.py) names them, but is
+# not shipped yet: models/REPORT.md, "Suits taller than their rank".
 TALL_SUIT_TOP = 1.35
 
 
