@@ -92,7 +92,7 @@ TALL_SUIT_TOP = 1.35
 
 def suit_ratio(u: float, tall_suits: float = 0.0) -> float:
     """Suit height over rank height from one uniform draw ``u``: 0.45-1.0, or for a ``tall_suits``
-    share of decks 1.0-TALL_SUIT_TOP. With none, the draw is the one the shipped reader learnt from."""
+    share of decks 1.0-TALL_SUIT_TOP. With none, the draw the build made before this option."""
     plain = 1.0 - tall_suits
     if u < plain:
         return 0.45 + (1.0 - 0.45) * (u / plain)
