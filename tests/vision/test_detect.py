@@ -142,8 +142,7 @@ def test_DEAL_DECK_a_small_club_read_as_a_spade_is_looked_at_again_and_names_no_
     assert {str(f.card) for f in found} == {"9s", "None"}, [(f.card, f.centre, f.confidence) for f in found]
     ten = [f for f in found if f.card is None]
     assert len(ten) == 1 and math.dist(ten[0].centre, (131, 130)) < 20 and ten[0].guess != Card.parse("Ts")
-    once = Detector(Recogniser(second_look=False, params=MEDIAN_EVERYWHERE), card_height_px=132.0, follow_scale=True, closer_looks=0)
-    once.glyph_px = 15.0
+    once = camera_detector(15.0, recogniser=Recogniser(second_look=False, params=MEDIAN_EVERYWHERE), closer_looks=0)
     # Without the second look the frame reads Ts at 0.94 at the upper corner, and Tc at 0.48 at the
     # lower one: too unsure to lean to the Tc, but enough to dispute a suit read 0.94 sure. The ten
     # is torn between the two, not named the Ts (it was, before that dispute).
