@@ -130,7 +130,7 @@ def main() -> int:
     ap.add_argument("--hidden", type=int, default=192)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--tall-suits", type=float, default=0.0,
-                    help="share of drawn decks whose index suit is 1.0-1.35 times the rank's height (default 0, as shipped)")
+                    help="share of drawn decks whose index suit is 1.0-1.35 times the rank's height (default 0: none)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--onnx", type=Path, default=ONNX_OUT)
     args = ap.parse_args()
