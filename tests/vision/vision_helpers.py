@@ -32,6 +32,24 @@ def camera_detector(glyph_px: float, median: bool = False, recogniser: Recognise
     det.glyph_px = glyph_px
     return det
 
+# A venue deck the networks never learnt (Hershey triplex, thick strokes, a small suit), and the
+# eight of its cards shown to the camera to enrol it.
+ENROLLED_STYLE = FaceStyle(font=cv2.FONT_HERSHEY_TRIPLEX, thickness=3, index_height=44, suit_ratio=0.6, gap=0.3, squeeze=0.8)
+ENROLLED_CARDS = [Card.parse(c) for c in ("Ah", "Kd", "Qc", "Js", "Th", "9d", "8c", "7s")]
+
+
+def enrolment_pictures(folder) -> None:
+    """One picture per card of :data:`ENROLLED_CARDS` in ``folder``, named after it: the card
+    alone on felt, turned a little, both corners in view, as a venue films it to enrol."""
+    from dealer_pi.vision.render import render_table_scene
+
+    rng = np.random.default_rng(0)
+    for card in ENROLLED_CARDS:
+        scene = render_table_scene({"board": [card]}, seed=int(rng.integers(1000)), style=ENROLLED_STYLE,
+                                   card_height=300, size=(640, 480))
+        cv2.imwrite(str(folder / f"{card}.png"), scene.frame)
+
+
 ON_TABLE = {"7h": (520, 400, 10), "Ks": (660, 420, -8), "4d": (800, 390, 4)}
 ON_FLOOR = {"9c": (110, 700, 30)}
 FACE_DOWN = [(330, 330, 35), (370, 350, 45), (930, 520, -20)]  # a pair at a seat, and a lone card
