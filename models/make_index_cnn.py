@@ -121,6 +121,8 @@ def jitter(g: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
 
 
 def main() -> int:
+    from make_index_model import PHOTO_REPEAT, load_rows, make_dataset, share
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cache", type=Path, help="generated samples (made and kept here when missing)")
     ap.add_argument("--scenes", type=int, default=7000)
@@ -129,7 +131,7 @@ def main() -> int:
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--hidden", type=int, default=192)
     ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--tall-suits", type=float, default=0.0,
+    ap.add_argument("--tall-suits", type=share, default=0.0,
                     help="share of drawn decks whose index suit is 1.0-1.35 times the rank's height (default 0: none)")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--onnx", type=Path, default=ONNX_OUT)
@@ -138,7 +140,6 @@ def main() -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)
-    from make_index_model import PHOTO_REPEAT, load_rows, make_dataset
 
     if args.cache and args.cache.exists():
         with np.load(args.cache) as z:

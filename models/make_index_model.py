@@ -90,9 +90,20 @@ def random_style(rng: np.random.Generator, tall_suits: float = 0.0) -> FaceStyle
 TALL_SUIT_TOP = 1.35
 
 
+def share(text: str) -> float:
+    """A command-line share of the decks: a number from 0 to 1 (argparse's ``type``)."""
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not a share: give a number from 0 to 1")
+    return value
+
+
 def suit_ratio(u: float, tall_suits: float = 0.0) -> float:
     """Suit height over rank height from one uniform draw ``u``: 0.45-1.0, or for a ``tall_suits``
     share of decks 1.0-TALL_SUIT_TOP. With none, the draw the build made before this option."""
+    # A share past 1 drew ratios past TALL_SUIT_TOP, and one under 0 ratios under 0.45.
+    if not 0.0 <= tall_suits <= 1.0:
+        raise ValueError(f"tall_suits is a share from 0 to 1, not {tall_suits}")
     plain = 1.0 - tall_suits
     if u < plain:
         return 0.45 + (1.0 - 0.45) * (u / plain)

@@ -4,6 +4,7 @@ bad model files are refused."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import subprocess
 import sys
@@ -167,7 +168,7 @@ def test_drawn_decks_get_suits_taller_than_their_ranks_only_when_asked():
     # gives a share of the decks 1.0-1.35 from the same draw, so the rest of each deck's look is unchanged.
     sys.path.insert(0, str(REPO / "models"))
     try:
-        from make_index_model import TALL_SUIT_TOP, random_style, suit_ratio
+        from make_index_model import TALL_SUIT_TOP, random_style, share, suit_ratio
     finally:
         sys.path.remove(str(REPO / "models"))
     draws = np.random.default_rng(7)
@@ -177,3 +178,10 @@ def test_drawn_decks_get_suits_taller_than_their_ranks_only_when_asked():
     ratios = np.array([t.suit_ratio for t in tall])
     assert 0.12 < float((ratios > 1.0).mean()) < 0.28 and ratios.max() <= TALL_SUIT_TOP and ratios.min() >= 0.45
     assert all(dataclasses.replace(t, suit_ratio=p.suit_ratio) == p for t, p in zip(tall, plain))
+    # A share outside 0..1 drew ratios outside 0.45..TALL_SUIT_TOP; the build now refuses it.
+    assert share("1") == 1.0 and share("0.2") == 0.2
+    for bad in ("1.5", "-0.1"):
+        with pytest.raises(argparse.ArgumentTypeError, match="from 0 to 1"):
+            share(bad)
+        with pytest.raises(ValueError, match="share from 0 to 1"):
+            suit_ratio(0.99, float(bad))
