@@ -350,8 +350,8 @@ def _torn_cards(reads: list[IndexRead], card_h: float = 0.0) -> tuple[list[CardF
     def name(r: IndexRead) -> Card | None:
         return r.card or r.best
 
-    def confirmed(a: IndexRead) -> bool:  # its own opposite corner reads the same: a card of its own
-        return any(r.card == name(a) and one_card(a, r, card_h) for r in named)
+    def confirmed(a: IndexRead, b: IndexRead) -> bool:  # another opposite corner than b reads the same: a card of its own
+        return any(r is not b and r.card == name(a) and one_card(a, r, card_h) for r in named)
 
     def same_place(a: IndexRead, b: IndexRead) -> bool:  # the card each implies is the same one
         return math.dist(outline_from_read(a)[0], outline_from_read(b)[0]) < TORN_APART * CARD_H_U * _unit(a)
@@ -366,17 +366,29 @@ def _torn_cards(reads: list[IndexRead], card_h: float = 0.0) -> tuple[list[CardF
             assert na is not None and nb is not None
             if b.confidence < CANDIDATE and not _suit_disputed(a, na, nb):
                 continue
-            if (misread_as(na, nb) and opposite_corners(a, b) and same_place(a, b)
-                    and not confirmed(a) and not confirmed(b)):
+            two = _two_ways(a, b, na, nb)
+            if two and opposite_corners(a, b) and same_place(a, b) and not confirmed(a, b) and not confirmed(b, a):
                 centre, pts = outline_from_corners(a, b)
-                cards.append(CardFound(None, True, centre, _pts(pts), max(a.confidence, b.confidence),
-                                       torn=((na, a.confidence), (nb, b.confidence))))
+                cards.append(CardFound(None, True, centre, _pts(pts), max(a.confidence, b.confidence), torn=two))
                 taken += [a, b]
     torn = {id(r) for r in taken}
     for r in leaning:
         if any(name(r) == name(t) and math.dist(r.rank_xy, t.rank_xy) < 2 * t.size for t in taken):
             torn.add(id(r))
     return cards, torn
+
+
+def _two_ways(a: IndexRead, b: IndexRead, na: Card, nb: Card) -> tuple[tuple[Card, float], ...]:
+    """The two names a misread links that corners ``a`` and ``b`` (named ``na`` and ``nb``) read
+    their card as, each with how sure; a still's corner counts its pass's rival too
+    (:func:`.recogniser.rival`). Empty if they read no such two."""
+    if misread_as(na, nb):
+        return ((na, a.confidence), (nb, b.confidence))
+    if b.rival is not None and misread_as(na, b.rival[0]):
+        return ((na, a.confidence), b.rival)
+    if a.rival is not None and misread_as(a.rival[0], nb):
+        return (a.rival, (nb, b.confidence))
+    return ()
 
 
 def _suit_disputed(a: IndexRead, na: Card, nb: Card) -> bool:

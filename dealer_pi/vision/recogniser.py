@@ -87,6 +87,9 @@ class IndexRead:
     size: float  # rank glyph size in pixels
     best: Card | None = None  # the top guess even when below the confidence bar
     suit: float = 1.0  # how sure of its suit alone (VOUCHED_SUIT where the pips vouch for it)
+    # A name, and how sure, that another pass of a still read here and a misread links to ``best``
+    # (:func:`settled`): the corner may be either, and so may its card.
+    rival: tuple[Card, float] | None = None
 
     @property
     def down(self) -> tuple[float, float]:
@@ -478,7 +481,7 @@ class Recogniser:
             # Nothing checks a grey picture's suit; passes that agree on it do not either. An
             # enrolled reader is surer than the shipped one, and its passes agreed on a wrong name.
             return reads
-        return [agreed(disputed(r, passes, self.min_confidence), passes, self.min_confidence) for r in reads]
+        return settled(reads, passes, self.min_confidence)
 
     def _looked_again(self, bgr: np.ndarray, r: IndexRead, params: GlyphParams, colourful: bool) -> IndexRead:
         """``r`` after a second look at double size (:data:`SECOND_LOOK_SCALE`, with ``params``
@@ -715,19 +718,45 @@ def _merge(reads: list[IndexRead], more: list[IndexRead]) -> list[IndexRead]:
     return out
 
 
+def settled(reads: list[IndexRead], passes: list[list[IndexRead]], bar: float) -> list[IndexRead]:
+    """A still's ``reads`` (its ``passes`` merged) as the passes settle them: each read
+    :func:`disputed` or :func:`agreed`, and carrying the :func:`rival` that disputes it."""
+    out = []
+    for r in reads:
+        read = agreed(disputed(r, passes, bar), passes, bar)
+        other = rival(r, passes)
+        out.append(dataclasses.replace(read, rival=(other.best, other.confidence)) if other is not None and other.best is not None else read)
+    return out
+
+
 def disputed(r: IndexRead, passes: list[list[IndexRead]], bar: float) -> IndexRead:
     """``r`` short of the bar where another pass of the picture reads, at its place and at
     :data:`AGREED_EACH` or more, a name that a misread links to its own (``misread_as``: one rank
     in two suits of a colour, or 6, 8 and 9 in a suit); else ``r`` as it is. The passes cannot
     tell which of the two it is, as the camera's frames cannot when they dispute a name
-    (:meth:`.tracker.Track.contested`). It may still name its card with its other corner."""
+    (:meth:`.tracker.Track.contested`). Its card's other corner may still name the card, unless
+    it reads the same name: see :func:`rival`."""
     if r.card is None or r.best is None or len(passes) < 2:
         return r
-    for more in passes:
-        if any(o.best is not None and o.confidence >= AGREED_EACH and misread_as(r.best, o.best) and _same_place(r, o) for o in more):
-            short = bar - GREY_ALONE_SHORT_BY
-            return dataclasses.replace(r, card=None, confidence=min(r.confidence, short), suit=min(r.suit, short))
+    if rival(r, passes) is not None:
+        short = bar - GREY_ALONE_SHORT_BY
+        return dataclasses.replace(r, card=None, confidence=min(r.confidence, short), suit=min(r.suit, short))
     return r
+
+
+def rival(r: IndexRead, passes: list[list[IndexRead]]) -> IndexRead | None:
+    """The surest read of another pass, at ``r``'s place and at :data:`AGREED_EACH` or more, of a
+    name a misread links to ``r``'s (``r`` leaning to its name, named or not); None if there is
+    none. The merge of the passes kept ``r`` over it, but the dispute is the card's, not the
+    corner's: a 10 of clubs with 6-pixel indices was read Tc at 0.79 at double size and Ts at 0.89
+    at triple size at one corner, and Ts at 0.93 at triple size at the other, where double size
+    read nothing, and the other corner alone named the Ts. With the rival carried, the card's
+    corners read two names a misread links, and it stays unnamed (:func:`.detect._torn_cards`)."""
+    if r.best is None or r.confidence < AGREED_EACH or len(passes) < 2:
+        return None
+    found = [o for more in passes for o in more
+             if o.best is not None and o.confidence >= AGREED_EACH and misread_as(r.best, o.best) and _same_place(r, o)]
+    return max(found, key=lambda o: o.confidence, default=None)
 
 
 def agreed(r: IndexRead, passes: list[list[IndexRead]], bar: float) -> IndexRead:

@@ -1687,6 +1687,27 @@ def test_DEAL_DECK_a_still_read_that_another_pass_reads_as_a_misread_of_it_names
     assert disputed(ts, [[ts], [_foot_corner("Tc", 0.95)]], 0.9) is ts
 
 
+def test_DEAL_DECK_a_dispute_at_one_corner_keeps_the_card_unnamed_though_its_other_corner_reads_it_alone():
+    from dealer_pi.vision.recogniser import settled
+
+    # A drawn 10 of clubs with 6-pixel indices in a 640x360 still (the triple-size check below, with
+    # a reader built since): its top corner read Tc at 0.79 at double size and Ts at 0.89 at triple
+    # size, and its foot Ts at 0.93 at triple size only. The merge kept the top's Ts; the foot alone
+    # named the Ts (a false foul deck on the board), though a pass read the top as its misread.
+    top_tc, top_ts, foot_ts = _top_corner("Tc", 0.79), _top_corner("Ts", 0.89), _foot_corner("Ts", 0.93)
+    top_ts = dataclasses.replace(top_ts, card=None)
+    reads = settled([top_ts, foot_ts], [[top_tc], [top_ts, foot_ts]], 0.9)
+    (torn,) = Detector()._group_reads(reads)
+    assert torn.card is None and torn.face_up
+    assert {str(c) for c, _ in torn.torn} == {"Ts", "Tc"}
+    assert [r.rival for r in reads] == [(Card.parse("Tc"), 0.79), None]  # the foot's own passes read no rival
+    # Without a pass reading the misread, or with one too unsure to lean (under AGREED_EACH), or
+    # with one pass alone (a camera frame), the foot names its card as before.
+    for passes in ([[top_ts, foot_ts]], [[dataclasses.replace(top_tc, confidence=0.45)], [top_ts, foot_ts]],
+                   [[top_tc, top_ts, foot_ts]]):
+        assert "Ts" in [str(f.card) for f in Detector()._group_reads(settled([top_ts, foot_ts], passes, 0.9))]
+
+
 def test_DEAL_DECK_an_index_printed_a_millimetre_from_the_edge_is_read_on_felt() -> None:
     """Beside a white card the felt is darker than its neighbourhood, and the threshold takes a band
     of it round the card for ink. A tight design's index touches that band and was never read (the
