@@ -380,14 +380,20 @@ def _torn_cards(reads: list[IndexRead], card_h: float = 0.0) -> tuple[list[CardF
 
 def _two_ways(a: IndexRead, b: IndexRead, na: Card, nb: Card) -> tuple[tuple[Card, float], ...]:
     """The two names a misread links that corners ``a`` and ``b`` (named ``na`` and ``nb``) read
-    their card as, each with how sure; a still's corner counts its pass's rival too
-    (:func:`.recogniser.rival`). Empty if they read no such two."""
+    their card as, each with how sure; empty if they read no such two.
+
+    In a still, corners that read one name read two where one of them has a rival (another pass
+    read it as a misread of that name, :func:`.recogniser.rival`) and only one pass read the other
+    one at all: a 10 of clubs with 6-pixel indices, read Ts at 0.93 at one corner by the triple
+    size alone, Ts at 0.89 and Tc at 0.79 at the other. Where two passes or more read the naming
+    corner alike, it stands: the odd real table shots lost 13 cards named right, and no wrong one,
+    when any rival tore its card."""
     if misread_as(na, nb):
         return ((na, a.confidence), (nb, b.confidence))
-    if b.rival is not None and misread_as(na, b.rival[0]):
-        return ((na, a.confidence), b.rival)
-    if a.rival is not None and misread_as(a.rival[0], nb):
-        return (a.rival, (nb, b.confidence))
+    if na == nb:
+        for named, other in ((a, b), (b, a)):
+            if other.rival is not None and misread_as(na, other.rival[0]) and named.agreeing == 1:
+                return ((na, named.confidence), other.rival)
     return ()
 
 

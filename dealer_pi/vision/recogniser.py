@@ -90,6 +90,8 @@ class IndexRead:
     # A name, and how sure, that another pass of a still read here and a misread links to ``best``
     # (:func:`settled`): the corner may be either, and so may its card.
     rival: tuple[Card, float] | None = None
+    # How many of a still's passes read ``best`` here at AGREED_EACH or more (:func:`settled`; 0: not counted).
+    agreeing: int = 0
 
     @property
     def down(self) -> tuple[float, float]:
@@ -720,12 +722,14 @@ def _merge(reads: list[IndexRead], more: list[IndexRead]) -> list[IndexRead]:
 
 def settled(reads: list[IndexRead], passes: list[list[IndexRead]], bar: float) -> list[IndexRead]:
     """A still's ``reads`` (its ``passes`` merged) as the passes settle them: each read
-    :func:`disputed` or :func:`agreed`, and carrying the :func:`rival` that disputes it."""
+    :func:`disputed` or :func:`agreed`, carrying the :func:`rival` that disputes it and how many
+    passes read its name there."""
     out = []
     for r in reads:
-        read = agreed(disputed(r, passes, bar), passes, bar)
         other = rival(r, passes)
-        out.append(dataclasses.replace(read, rival=(other.best, other.confidence)) if other is not None and other.best is not None else read)
+        agreeing = sum(any(o.best == r.best and o.confidence >= AGREED_EACH and _same_place(r, o) for o in more) for more in passes)
+        out.append(dataclasses.replace(agreed(disputed(r, passes, bar), passes, bar), agreeing=agreeing,
+                                       rival=None if other is None or other.best is None else (other.best, other.confidence)))
     return out
 
 
@@ -735,7 +739,7 @@ def disputed(r: IndexRead, passes: list[list[IndexRead]], bar: float) -> IndexRe
     in two suits of a colour, or 6, 8 and 9 in a suit); else ``r`` as it is. The passes cannot
     tell which of the two it is, as the camera's frames cannot when they dispute a name
     (:meth:`.tracker.Track.contested`). Its card's other corner may still name the card, unless
-    it reads the same name: see :func:`rival`."""
+    one pass alone reads it, and reads the same name (:func:`.detect._two_ways`)."""
     if r.card is None or r.best is None or len(passes) < 2:
         return r
     if rival(r, passes) is not None:
@@ -751,7 +755,7 @@ def rival(r: IndexRead, passes: list[list[IndexRead]]) -> IndexRead | None:
     corner's: a 10 of clubs with 6-pixel indices was read Tc at 0.79 at double size and Ts at 0.89
     at triple size at one corner, and Ts at 0.93 at triple size at the other, where double size
     read nothing, and the other corner alone named the Ts. With the rival carried, the card's
-    corners read two names a misread links, and it stays unnamed (:func:`.detect._torn_cards`)."""
+    corners read two names a misread links, and it stays unnamed (:func:`.detect._two_ways`)."""
     if r.best is None or r.confidence < AGREED_EACH or len(passes) < 2:
         return None
     found = [o for more in passes for o in more

@@ -1701,10 +1701,12 @@ def test_DEAL_DECK_a_dispute_at_one_corner_keeps_the_card_unnamed_though_its_oth
     assert torn.card is None and torn.face_up
     assert {str(c) for c, _ in torn.torn} == {"Ts", "Tc"}
     assert [r.rival for r in reads] == [(Card.parse("Tc"), 0.79), None]  # the foot's own passes read no rival
+    assert [r.agreeing for r in reads] == [1, 1]
     # Without a pass reading the misread, or with one too unsure to lean (under AGREED_EACH), or
-    # with one pass alone (a camera frame), the foot names its card as before.
+    # with one pass alone (a camera frame), or where a second pass reads the foot alike, the foot
+    # names its card.
     for passes in ([[top_ts, foot_ts]], [[dataclasses.replace(top_tc, confidence=0.45)], [top_ts, foot_ts]],
-                   [[top_tc, top_ts, foot_ts]]):
+                   [[top_tc, top_ts, foot_ts]], [[top_tc, foot_ts], [top_ts, foot_ts]]):
         assert "Ts" in [str(f.card) for f in Detector()._group_reads(settled([top_ts, foot_ts], passes, 0.9))]
 
 

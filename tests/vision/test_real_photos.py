@@ -243,13 +243,12 @@ def test_DEAL_DECK_cards_whose_reads_agree_over_a_stills_passes_are_named_on_a_r
 
 def test_DEAL_DECK_small_table_shots_read_at_a_smooth_triple_size_name_more_cards(photo_root, base, monkeypatch):
     # A 640-px table shot is also read at triple size. Enlarged by area, its pixels became 3x3
-    # blocks whose steps are as wide as a small index's stroke; interpolated, the 9c and Js of one
+    # blocks whose steps are as wide as a small index's stroke; interpolated, the 2c and 9c of one
     # fanned row, and the 7c of another, are named where they lie, and every name is checked
-    # against the labels. (The row's 2c, named 0.92 at one corner, is read 2s at 0.89 by another
-    # pass: a dispute, which keeps the card unnamed, whichever corner names it.)
+    # against the labels.
     from dealer_pi.vision import recogniser
 
-    for when, gained in (("17_13_02", {"9c", "Js"}), ("17_01_16", {"7c"})):
+    for when, gained in (("17_13_02", {"2c", "9c"}), ("17_01_16", {"7c"})):
         smooth = _named_right(photo_root, base, monkeypatch, when)
         with monkeypatch.context() as m:
             m.setattr(recogniser, "SMOOTH_FROM", 99.0)
