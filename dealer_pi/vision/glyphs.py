@@ -29,6 +29,9 @@ import numpy as np
 GRID = 20  # each glyph is resampled onto a GRID x GRID square
 GEOM = 6
 FEATURES = 2 * GRID * GRID + GEOM
+# A suit up to this many times its rank's height is measured as printed: the drawn decks the reader
+# learnt from print theirs 0.45 to 1.0 times (models/make_index_model.py, suit_ratio).
+TALL_SUIT = 1.0
 
 
 # Glyphs under this size (pixels) are read without the median (GlyphParams.smooth). A design with
@@ -595,7 +598,11 @@ class PairRows:
         area = np.array([sh.area for sh in shapes])[which]
         fill = area / np.maximum(1.0, w * h)
         aspect = w / np.maximum(h, 1.0)
-        rh, sh_ = h[0::2], h[1::2]
+        # A pair is measured against its rank's height, or its suit's over TALL_SUIT where that is
+        # taller: a design that prints its suit taller than its rank then reads as one printing
+        # them alike, the tallest suit the reader learnt from; measured as printed, such a pair
+        # lay outside everything it learnt, and it called the suit "not a suit".
+        rh, sh_ = np.maximum(h[0::2], h[1::2] / TALL_SUIT), h[1::2]
         self.rows[:, -GEOM:] = np.stack([dist / rh, sh_ / rh, aspect[0::2], aspect[1::2], fill[0::2], fill[1::2]], axis=1)
 
     def with_suits(self, keep: np.ndarray) -> np.ndarray:

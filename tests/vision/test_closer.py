@@ -51,7 +51,8 @@ def test_DEAL_DECK_face_up_cards_a_frame_reads_unnamed_are_named_by_a_closer_loo
     before = named(camera_detector(12.0, median=True, closer_looks=0).detect(img), BOARD)
     after = named(camera_detector(12.0, median=True).detect(img), BOARD)
     assert all(Card.parse(k) == v for k, v in after.items()), after  # no name is wrong
-    assert before == {"Kd": Card.parse("Kd")}
+    # The 4s's spade stands taller than its 4, a suit the reader names (glyphs.TALL_SUIT).
+    assert before == {"Kd": Card.parse("Kd"), "4s": Card.parse("4s")}
     # The ten and the nine: one-pixel strokes that the frame's ink breaks, whole at double size.
     assert {"Th", "9h"} <= set(after) and len(after) > len(before)
 
@@ -61,13 +62,16 @@ def test_DEAL_DECK_a_frame_takes_a_few_closer_looks_and_a_card_lying_still_keeps
     det = camera_detector(12.0, median=True)
     assert det.closer is not None
     first = named(det.detect(img), OTHER_BOARD)
-    assert det.closer.looked == LOOKS_PER_FRAME  # five unnamed cards; three looks this frame
+    assert det.closer.looked == LOOKS_PER_FRAME  # four unnamed cards (the Ad is named); three looks this frame
     second = named(det.detect(img), OTHER_BOARD)
-    assert det.closer.looked == 5  # the other two now
+    assert det.closer.looked == 4  # the fourth now
     rng = np.random.default_rng(3)
     noisy = cv2.add(img, rng.integers(0, 6, img.shape, dtype=np.uint8))  # the next frame's sensor noise
     third = named(det.detect(noisy), OTHER_BOARD)
-    assert det.closer.looked == 5  # nothing looked at again: every card lies where it lay
+    # The Qh, Jc and 7h are not looked at again: they lie where they lay. Two looks are taken: the
+    # Ad, which the noisy frame leaves unnamed (0.82), and the 5s, whose outline the noise moves by
+    # 4 pixels (its picture then differs from the one looked at by more than THUMB_SAME).
+    assert det.closer.looked == 6
     assert first.items() <= second.items() and third == second
     assert all(Card.parse(k) == v for k, v in third.items()) and len(third) >= 2, third
 
@@ -254,7 +258,7 @@ def test_DEAL_DECK_a_fresh_cameras_first_card_is_looked_at_at_its_own_size_befor
 # Each picture above, the glyph size the camera had, the face-up cards left to right, and what
 # the frame named there with the median at every size.
 READ_WITHOUT_THE_MEDIAN = (
-    ("board-knoll-small-index.png", 12.0, "Qc Th 4s Kd 9h", "None None None Kd None"),
+    ("board-knoll-small-index.png", 12.0, "Qc Th 4s Kd 9h", "None None 4s Kd None"),
     ("seat-knoll-three-read-as-eight.png", 13.0, "3c 6c", "8c None"),
     ("board-knoll-nine-read-as-jack.png", 15.0, "9c", "None"),  # read Jc; its pips unname it
     ("board-knoll-king-of-spades-read-as-club-surely.png", 14.0, "Ks", "Kc"),

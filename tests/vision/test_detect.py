@@ -419,19 +419,20 @@ def test_DEAL_DECK_a_burn_whose_green_lattice_reads_as_kings_is_a_face_down_card
     # The still those reads come from (eval_heldout.py --seed 1200, scene 2, cut round the burn):
     # a dark green lattice inside a pale margin on green felt, which the light-print pass at
     # double size read as the king of hearts at seven places; two kings were named there.
+    # The faces beside it: a Td over a 3s, and an As at the bottom right.
     frame = cv2.imread(str(SIM_FRAMES / "green-lattice-burn-read-as-kings.png"))
     found = still_detector().detect(frame)
-    assert {str(f.card) for f in found if f.card is not None} <= {"Td"}, [(f.card, f.centre) for f in found]
+    assert {str(f.card) for f in found if f.card is not None} <= {"Td", "3s", "As"}, [(f.card, f.centre) for f in found]
     assert any(not f.face_up and math.dist(f.centre, (220, 205)) < 30 for f in found), [(f.face_up, f.centre) for f in found]
 
 
 def test_DEAL_DECK_a_pair_of_lattice_backs_is_two_face_down_cards_not_a_king():
     # The still those reads came from (eval_heldout.py --seed 700, scene 8, cut round a seat):
     # a face-down pair with a yellow-green lattice and no margin, below the board's 7s and 3d and
-    # a seat's 2c, all of the design left out of training.
+    # a seat's 2c over an 8s, all of the design left out of training.
     frame = cv2.imread(str(SIM_FRAMES / "lattice-backs-read-as-a-king-at-right-angles.png"))
     found = still_detector().detect(frame)
-    assert {str(f.card) for f in found if f.card is not None} == {"7s", "3d", "2c"}, [(f.card, f.centre) for f in found]
+    assert {str(f.card) for f in found if f.card is not None} == {"7s", "3d", "2c", "8s"}, [(f.card, f.centre) for f in found]
     down = [f.centre for f in found if not f.face_up]
     assert len(down) == 2 and all(math.dist(c, (360, 355)) < 60 for c in down), down
 
@@ -547,13 +548,32 @@ def test_DEAL_DECK_a_ten_whose_index_reads_as_a_king_is_not_named_a_king_by_its_
     # 0.95 (0.985 sure of the diamond), its upper one leaning to Td at 0.5. K and T are no misread
     # of each other, so the two corners made two cards at one place, one named Kd: "the shoe read
     # Td but the camera saw Kd", the other false notice of those 1,000 hands. A king's picture
-    # prints two diamonds; five of the ten's pips round the index read as diamonds.
+    # prints two diamonds; five of the ten's pips round the index read as diamonds. The design's
+    # diamond stands taller than its rank; read as it is tall (glyphs.TALL_SUIT), an index names the Td.
     det = camera_detector(13.0, median=True)  # as the camera had it in that run
     img = cv2.imread(str(SIM_FRAMES / "board-knoll-ten-read-as-king.png"))
     for _ in range(2):
         up = [f for f in det.detect(img) if f.face_up]
-        assert [(str(f.card), str(f.guess)) for f in up] == [("None", "Td")], [(f.card, f.centre, f.confidence) for f in up]
+        assert [(str(f.card), str(f.guess)) for f in up] == [("Td", "None")], [(f.card, f.centre, f.confidence) for f in up]
         assert math.dist(up[0].centre, (91, 125)) < 15
+
+
+def test_DEAL_DECK_a_design_printing_its_suit_taller_than_its_rank_is_named_by_the_frame_itself():
+    # The design never trained on prints its index's diamond and spade taller than its rank (1.1 to
+    # 1.2 times, as the glyphs are measured). The reader learnt from suits no taller than their
+    # rank and called these "not a suit": of 2,000 of that design's live faces 417 diamonds and
+    # 361 spades were left unnamed. Measured against the suit's height where that is the taller
+    # (glyphs.TALL_SUIT), a pair reads as a design printing the two alike. The frame alone, no
+    # closer look; the court cards (Kd, Jc) are left unnamed as before.
+    for name, glyph_px, row in (
+        ("board-knoll-four-of-diamonds-in-the-felt-between-its-neighbours.png", 12.5, ["3d", "4d", "9s"]),
+        ("board-knoll-eight-beside-a-three-read-as-an-eight.png", 13.0, ["5h", "None", "8d", "3d"]),
+        ("board-knoll-small-index-other-cards.png", 12.0, ["Qh", "None", "5s", "Ad", "7h"]),
+        ("board-knoll-ten-of-diamonds-read-as-king-large-pips.png", 13.0, ["Td"]),
+    ):
+        det, img = camera_detector(glyph_px, closer_looks=0), cv2.imread(str(SIM_FRAMES / name))
+        for _ in range(2):
+            assert [str(f.card) for f in face_up_in_a_row(det.detect(img))] == row, name
 
 
 def test_DEAL_DECK_a_ten_read_as_a_king_sure_of_its_suit_is_not_named_a_king_by_its_pips():
@@ -701,12 +721,13 @@ def test_DEAL_DECK_a_ten_of_spades_at_a_seat_read_as_a_king_is_not_named_a_king_
     # The live frames' one wrong name (eval_live_faces.py --deck knoll, scene 128): a 10 of spades
     # beside a 6 of spades, its upper index read Ks at 0.96 and 0.97 sure of the spade. Its lower
     # index's weak Ts takes the pips nearer it; of those left, more than a king prints read as
-    # spades once a pip need not be surely a suit.
+    # spades once a pip need not be surely a suit. Its tall spade read (glyphs.TALL_SUIT), the ten
+    # is named.
     img = cv2.imread(str(SIM_FRAMES / "seat-knoll-ten-read-as-king.png"))
     det = camera_detector(13.0)
     det.closer = None
     names = {f.card for f in det.detect(img) if f.card is not None}
-    assert names == {Card.parse("6s")}, names
+    assert names == {Card.parse("6s"), Card.parse("Ts")}, names
 
 
 def test_DEAL_BOARD_EXTRA_a_pair_of_pips_read_weakly_as_an_index_is_no_card_beside_the_flop():
@@ -730,7 +751,8 @@ def test_DEAL_DECK_pips_read_as_an_index_just_after_the_camera_is_placed_do_not_
     det = camera_detector(0.0, median=True)
     for _ in range(3):
         up = face_up_in_a_row(det.detect(img))
-        assert [c for f in up if (c := str(f.card)) != "None"] == ["Ac"], [(f.card, f.centre, f.confidence) for f in up]
+        # The nine's own index names it since its tall diamond is read (glyphs.TALL_SUIT); the king is not named.
+        assert [str(f.card) for f in up] == ["Ac", "None", "9d"], [(f.card, f.centre, f.confidence) for f in up]
         assert len(up) == 3, [(f.card, f.centre) for f in up]
         assert 12.0 <= det.glyph_px <= 16.0, det.glyph_px
 
@@ -1225,7 +1247,8 @@ def test_DEAL_BURN_a_white_card_beside_a_white_framed_back_is_no_rack() -> None:
     for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
         found = det.detect(cut)
         assert [f.centre for f in found if not f.face_up and math.dist(f.centre, (109, 223)) < 30]
-        assert [f for f in found if f.face_up and math.dist(f.centre, (156, 148)) < 40], [
+        # The 4d named is placed from its index, away from the sliver's middle.
+        assert [f for f in found if f.face_up and (math.dist(f.centre, (156, 148)) < 40 or f.card == Card.parse("4d"))], [
             (f.face_up, f.centre) for f in found
         ]
 
