@@ -568,8 +568,8 @@ class Recogniser:
                 ps[n, [0, 3]] *= 0.05  # clearly red print is no club or spade
             elif red < 0.02 and colourful:
                 ps[n, [1, 2]] *= 0.2
-        # From here on gold or white print counts as a grey picture does: its colour names no suit.
-        colourful = use_colour and colourful
+        # Gold or white print counts as a grey picture does: its colour names no suit.
+        colour_checks_suit = use_colour and colourful
         ps /= ps.sum(axis=1, keepdims=True)
         # After the sum is taken, not before: a network sure of a heart stays sure of it however
         # its other suits are weighed, and the print's colour is to take the heart away, not to
@@ -611,7 +611,7 @@ class Recogniser:
             # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as sure as its rank.
             suit_p = VOUCHED_SUIT if k in vouched else ps[n, s[n]]
             c, suit = float(pr[n, r[n]] * suit_p), float(suit_p)
-            if not colourful and suit < VOUCHED_SUIT:
+            if not colour_checks_suit and suit < VOUCHED_SUIT:
                 c = min(c, self.min_confidence - GREY_ALONE_SHORT_BY)
             card = None if k in doubted else Card.from_index(cards[k])
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card, suit))
