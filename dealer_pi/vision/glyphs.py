@@ -602,7 +602,8 @@ class PairRows:
         # taller: a design that prints its suit taller than its rank then reads as one printing
         # them alike, the tallest suit the reader learnt from; measured as printed, such a pair
         # lay outside everything it learnt, and it called the suit "not a suit".
-        rh, sh_ = np.maximum(h[0::2], h[1::2] / TALL_SUIT), h[1::2]
+        sh_ = h[1::2]
+        rh = np.maximum(h[0::2], sh_ / TALL_SUIT)
         self.rows[:, -GEOM:] = np.stack([dist / rh, sh_ / rh, aspect[0::2], aspect[1::2], fill[0::2], fill[1::2]], axis=1)
 
     def with_suits(self, keep: np.ndarray) -> np.ndarray:
