@@ -16,6 +16,12 @@ card lying still keeps what its look found (a name, or none) for as long as a ca
 the same is found at its place in every frame. A card that goes, is covered for a frame, or is
 swapped for another is forgotten; an unnamed card whose look named nothing is looked at again
 after :data:`RELOOK_FRAMES`.
+
+A still is read at several sizes already, but a small index there can be misread the same way,
+from one corner only: a design's king of spades beside its picture's frame was named the king of
+clubs at 0.91 in a held-out still, its other corner unread. A still takes its own looks
+(:data:`STILL_LOOKS`, at the middle size of the indices it names, in both print polarities as
+it is read), with nothing remembered from one picture to the next.
 """
 
 from __future__ import annotations
@@ -34,6 +40,9 @@ if TYPE_CHECKING:
     from .detect import CardFound
 
 LOOKS_PER_FRAME = 3
+# A still's looks: enough for every unnamed or doubted card of a table's picture (one to three in
+# the held-out stills, eight cards at most in the real table shots'); it is looked at once.
+STILL_LOOKS = 8
 RELOOK_FRAMES = 8
 # A card found this near a looked-at card's centre (a share of its size on the frame) is that card.
 SAME_PLACE = 0.1

@@ -869,6 +869,7 @@ class Detector:
         regions: RegionClassifier | None = None,
         find_patterned_backs: bool = False,
         closer_looks: int = LOOKS_PER_FRAME,
+        still_looks: int = 0,
     ) -> None:
         """``follow_scale``: for a camera stream, look for print of the glyph size last read (much faster),
         and take no print of the felt's own colour for ink (:func:`.glyphs.ink_mask`). A still's
@@ -884,7 +885,8 @@ class Detector:
         (:func:`off_the_felts_hue`); a still's detector does, the camera loop has not been measured with it.
         ``closer_looks``: in a camera stream, how many face-up cards a frame reads again at double
         size, unnamed ones and the names a small index is misread as (:mod:`.closer`); 0 only to
-        measure what that costs."""
+        measure what that costs. ``still_looks``: the same for a still (not ``follow_scale``), at
+        the middle size of the indices it names: how many of its cards it reads again (0: none)."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -897,6 +899,9 @@ class Detector:
         self.glyph_px = 0.0
         # While no size is followed, the size of the one card a frame names (for its closer look).
         self.lone_px = 0.0
+        # A still's: the middle size of the indices it names (for its closer looks).
+        self.still_px = 0.0
+        self.still_looks = still_looks
         self.regions = regions
         self.find_patterned_backs = find_patterned_backs
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
@@ -917,10 +922,12 @@ class Detector:
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         cards, parts = self.survey(bgr)
         cards = [c for c in cards + self._cards_of(bgr, parts) if not self._not_a_card(c)]
-        look_px = self.glyph_px or self.lone_px
-        if self.closer is not None and look_px > 0:
+        look_px = self.glyph_px or self.lone_px or self.still_px
+        # A still has no frames before it: its looks are its own.
+        closer = self.closer if self.follow_scale else CloserLook(self.still_looks) if self.still_looks > 0 else None
+        if closer is not None and look_px > 0:
             felt = self.last_felt if self.last_region is not None else None
-            cards = self.closer.name(bgr, cards, lambda box: self._looked_at(bgr, box, felt, look_px))
+            cards = closer.name(bgr, cards, lambda box: self._looked_at(bgr, box, felt, look_px))
         h, w = bgr.shape[:2]
         return [_in_view(c, w, h) for c in cards]
 
@@ -979,6 +986,9 @@ class Detector:
             reads = [r for r in reads if CARD_H_U * _unit(r) <= INDEX_CARD_AT_MOST * longest]
         if self.follow_scale:
             self._follow(reads)
+        elif self.still_looks > 0:
+            named = [r.size for r in reads if r.card is not None]
+            self.still_px = float(np.median(named)) if named else 0.0
         cards = self._group_reads(reads)
         if region is None:
             return cards, []

@@ -472,7 +472,7 @@ class Recogniser:
         base = self._with_felt(felt)
         for scale in scales:
             params = _around(base, glyph_px * scale) if glyph_px > 0 else base
-            for light in (False, True) if self.both_polarities else (False,):
+            for light in self.polarities:
                 where = on_stock if (scale > 1.0 or live) and not light else region
                 resized = (bgr, where, (0, 0)) if scale == 1.0 else _resized(bgr, where, scale, params)
                 if resized is None:
@@ -514,11 +514,21 @@ class Recogniser:
 
     def read_box(self, bgr: np.ndarray, box: tuple[int, int, int, int], glyph_px: float,
                  felt: np.ndarray | None = None) -> list[IndexRead]:
-        """Every corner index in ``box`` (x, y, width, height) of a camera frame, read at
+        """Every corner index in ``box`` (x, y, width, height) of a camera frame or a still, read at
         :data:`SECOND_LOOK_SCALE` times its size for glyphs of about ``glyph_px`` (the frame's
-        size); in the frame's pixels. ``felt``: as for :meth:`read`."""
+        size), in the print polarities the picture is read in; in the frame's pixels. ``felt``: as
+        for :meth:`read`."""
         colourful = bgr.ndim == 3 and _colourful(bgr)
-        return self._read_box(bgr, box, _around(self._with_felt(felt), glyph_px * SECOND_LOOK_SCALE), colourful, margin_too=True)
+        params = _around(self._with_felt(felt), glyph_px * SECOND_LOOK_SCALE)
+        reads: list[IndexRead] = []
+        for light in self.polarities:
+            reads = _merge(reads, self._read_box(bgr, box, dataclasses.replace(params, light_print=light), colourful, margin_too=True))
+        return reads
+
+    @property
+    def polarities(self) -> tuple[bool, ...]:
+        """The print read: dark, and light too (gold or white on black cards) where both are asked."""
+        return (False, True) if self.both_polarities else (False,)
 
     def _with_felt(self, felt: np.ndarray | None) -> GlyphParams:
         """The reader's glyph parameters, with the table's colour where it is cloth (see :meth:`read`)."""

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from .calibration import Calibration
+from .closer import STILL_LOOKS
 from .detect import CardFound, Detector, middle, middle_colour, not_felt
 from .recogniser import Enrolment, IndexModel, Recogniser, still_recogniser
 from .regions import RegionClassifier
@@ -137,11 +138,12 @@ def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0
     """The detector for a still picture (``vision detect``, the held-out evaluation): no glyph
     size is known, so the picture is read at three sizes (four if small), and it can afford the second pass for
     light print on black cards; the table's colour is the middle's, since the corners may show
-    the floor; backs in the felt's colour are found by their print. ``model``, ``regions``: another
-    reader, the region classifier (see :class:`Detector`)."""
+    the floor; backs in the felt's colour are found by their print; its unnamed cards and doubted
+    names are looked at again at double size (:data:`.closer.STILL_LOOKS`). ``model``,
+    ``regions``: another reader, the region classifier (see :class:`Detector`)."""
     return still_detector_with(still_recogniser(model, enrolment, min_confidence), regions)
 
 
 def still_detector_with(recogniser: Recogniser, regions: RegionClassifier | None = None) -> Detector:
     """A still's detector (see :func:`still_detector`) around a reader already made."""
-    return Detector(recogniser, table_in_middle=True, regions=regions, find_patterned_backs=True)
+    return Detector(recogniser, table_in_middle=True, regions=regions, find_patterned_backs=True, still_looks=STILL_LOOKS)

@@ -265,3 +265,12 @@ def test_DEAL_DECK_light_print_unsure_of_its_suit_does_not_name_its_card_alone(p
     t = ev.score(base, photo_subsets["light_print"], ev.class_names(photo_root))
     assert t.wrong == [], t.line("IMG_7835")
     assert t.found == 6 and t.cards == 8, t.line("IMG_7835")
+
+
+def test_DEAL_DECK_a_stills_closer_look_reads_light_print_as_the_still_does(photo_root, photo_subsets, base):
+    # IMG_7754: a ten of clubs printed in gold on a black card, named by the still's light-print
+    # pass. A ten is a name a closer look checks (a small 6 reads as a ten); a look that read only
+    # dark print found the pips' shapes there, not the index, and unnamed it. The look reads both
+    # polarities, as the still does: all three cards are named, each where it lies.
+    t = ev.score(base, photo_subsets["light_print_looked_at"], ev.class_names(photo_root))
+    assert t.wrong == [] and t.found == t.cards == 3, t.line("IMG_7754")
