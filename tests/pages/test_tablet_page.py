@@ -91,6 +91,9 @@ def test_undo_and_misdeal_from_the_tablet(context: Any, table: LiveTable) -> Non
     tablet = open_tablet(context, table)
     tablet.click('.act[data-action="call"]')
     expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
+    # The stream can show the turn pass before the call's answer comes back; until then the tablet
+    # takes no other entry.
+    expect(tablet.locator("body")).not_to_have_class(re.compile(r"\bbusy\b"))
 
     tablet.click("#undo")  # takes back the call
     expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
@@ -110,6 +113,24 @@ def test_undo_and_misdeal_from_the_tablet(context: Any, table: LiveTable) -> Non
     expect(tablet.locator("#turn-name")).to_have_text("Dealing hole cards…")
     deal_hole_cards(table)
     expect(tablet.locator("#turn-name")).to_have_text("Seat 1 · Ann")
+
+
+def test_a_tap_while_the_last_entry_is_on_its_way_is_said_to_be_dropped(context: Any, table: LiveTable) -> None:
+    # A double tap must not enter a call twice, but a dealer whose tap is not taken is told so.
+    deal_hole_cards(table)
+    tablet = open_tablet(context, table)
+    held: list[Any] = []
+    tablet.route("**/observations", lambda route: held.append(route))
+    tablet.click('.act[data-action="call"]')
+    expect(tablet.locator("body")).to_have_class(re.compile(r"\bbusy\b"))
+    tablet.click('.act[data-action="fold"]')
+    expect(tablet.locator("#msg")).to_have_text("Still sending the last entry: tap again")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(tablet.locator("#turn-name")).to_have_text("Seat 2 · Bob")
+    expect(tablet.locator("body")).not_to_have_class(re.compile(r"\bbusy\b"))
+    hand = table.state()["table"]["hand"]
+    assert hand["to_act"] == 2 and hand["street"] == "preflop", hand  # the call went in, the fold did not
 
 
 def test_dealer_tablet_never_shows_hole_cards(context: Any, table: LiveTable) -> None:

@@ -15,7 +15,9 @@
   /* ---------- posting ---------- */
 
   function post(obs, okText) {
-    if (busy) return Promise.resolve();
+    // One entry at a time, so a double tap is not entered twice; a tap while the last entry is
+    // still on its way is said to be dropped, never dropped silently.
+    if (busy) { say("Still sending the last entry: tap again", "bad"); return Promise.resolve(); }
     busy = true;
     document.body.classList.add("busy");
     obs.source = obs.source || "tablet";
