@@ -32,7 +32,7 @@ from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .glyphs import frame_brightness, is_paper, quarter, region_boxes
-from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around
+from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
                       without_knobs)
 
@@ -392,7 +392,7 @@ def _two_ways(a: IndexRead, b: IndexRead, na: Card, nb: Card) -> tuple[tuple[Car
         return ((na, a.confidence), (nb, b.confidence))
     if na == nb:
         for named, other in ((a, b), (b, a)):
-            if other.rival is not None and misread_as(na, other.rival[0]) and named.agreeing == 1:
+            if other.rival is not None and passes_dispute(na, other.rival[0]) and named.agreeing == 1:
                 return ((na, named.confidence), other.rival)
     return ()
 
