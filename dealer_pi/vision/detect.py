@@ -104,14 +104,18 @@ PLAIN_FACE_UP_SURE = 0.38
 # (eval_heldout.py, seeds 100 to 1000). A back of white checks passed for a face (0.33 to 0.36
 # plain), its stock in 236 and 552 pieces, 0.01 of it in the largest (models/REPORT.md).
 PLAIN_WHOLE = 0.1
-# ... and only where little of it is pale but stepped: plain card stock with a step of FLAT_STEP
-# grey levels across the 3x3 pixels round it, in the lightly blurred picture. A face's plain stock
-# is flat but beside its print; a pale back's fine lattice or plaid passes for plain stock all
-# over and is mostly steps. On the held-out scenes such backs were 0.45 to 0.68 of their part
-# pale and stepped, faces 0.24 at most (a court's pale robes); on the camera's frames of a printed
-# deck, faces 0.24 at most too (models/REPORT.md).
-STEPPED = 0.35
-FLAT_STEP = 20
+# ... and only where little of its plain stock is stepped: a step of FLAT_STEP grey levels across
+# the 3x3 pixels round it, in the lightly blurred picture. A face's plain stock is flat but beside
+# its print; a pale back's fine lattice or plaid passes for plain stock all over and is mostly
+# steps. Measured as a share of the plain stock, not of the part: a back whose pattern is faint
+# (white lines on a ground 25 grey levels darker, under the scene's light) or pale in patches
+# (a blue-grey dotted one showing 0.31 plain) stepped 0.10 of its part at a step of 20, or was
+# never asked, and two such pairs and a lone one were unread faces (held-out stills 4400/9 and
+# 3900/17). Of the plain stock, at a step of 12: backs 0.70 and more in the held-out parts plain
+# enough to be asked, unread faces 0.53 at most in 98; on the camera's frames of 100 scenes, faces
+# of the printed deck 0.58 at most, of the drawn deck 0.46 (models/REPORT.md). The bar lies between.
+STEPPED = 0.64
+FLAT_STEP = 12
 # A named card lies on the cards: at least this share of its outline on the region of not-felt
 # (with what that region encloses). A blue back's fine stripes, between the burn and a seat's
 # pair, read as a 4h whose outline lay 0.30 on the region, the rest on the felt (held-out still
@@ -237,7 +241,7 @@ class Part:
     off_felt: float = 1.0  # share of its area off the felt's colour, measured for face-up parts (see off_felt)
     apart: int = 0  # cards the felt parts it into along its length, measured for face-up parts (see off_felt)
     whole: float = 1.0  # share of its plain card stock in one piece, measured for face-up parts (see plain_whole)
-    stepped: float = 0.0  # share of it that is plain card stock and not flat, where it can reach STEPPED (see stepped_share)
+    stepped: float = 0.0  # share of its plain card stock that is not flat, where it may be face up (see stepped_share)
     rack_cut: bool = False  # what lies beside a chip rack, the rack cut off (see Detector._part)
 
     @functools.cached_property
@@ -726,22 +730,22 @@ def _whole(masks: StockMasks) -> float:
 
 
 def stepped_share(bgr: np.ndarray, mask: np.ndarray, masks: StockMasks) -> float:
-    """The share of the part ``mask`` that is plain card stock (``masks``: see :func:`_stock_masks`)
+    """The share of the part ``mask``'s plain card stock (``masks``: see :func:`_stock_masks`)
     with a step of :data:`FLAT_STEP` grey levels across the 3x3 pixels round it, after a blur that
-    takes out a camera's sensor noise."""
+    takes out a camera's sensor noise (0 where it has none)."""
     _, plain, inside = masks
     stock = plain & inside
     x, y, w, h = cv2.boundingRect(mask)
     grey = cv2.GaussianBlur(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2GRAY), (3, 3), 0)
     square = np.ones((3, 3), np.uint8)
     step = cv2.subtract(cv2.dilate(grey, square), cv2.erode(grey, square))
-    return int(np.count_nonzero(stock & (step >= FLAT_STEP))) / max(1, int(np.count_nonzero(inside)))
+    return int(np.count_nonzero(stock & (step >= FLAT_STEP))) / max(1, int(np.count_nonzero(stock)))
 
 
 def _stepped(bgr: np.ndarray, mask: np.ndarray, masks: StockMasks, plain: float) -> float:
-    """:func:`stepped_share` where it can reach :data:`STEPPED` (``plain``, the part's plain
-    stock, is more), else 0."""
-    return stepped_share(bgr, mask, masks) if plain > STEPPED else 0.0
+    """:func:`stepped_share` where the part may be face up by its plain stock (``plain``: its
+    share of it, at least :data:`PLAIN_FACE_UP`), else 0."""
+    return stepped_share(bgr, mask, masks) if plain >= PLAIN_FACE_UP else 0.0
 
 
 def _stock_masks(bgr: np.ndarray, mask: np.ndarray, bright: float, grain: int,
