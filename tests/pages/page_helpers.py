@@ -179,6 +179,17 @@ def open_holding_state(page: Any, url: str) -> list[tuple[Any, Any]]:
     return held
 
 
+def close_holding_state(page: Any, held: list[tuple[Any, Any]]) -> None:
+    """Close a page opened by :func:`open_holding_state`, its held answers dropped. The hold is
+    lifted before the page closes: a refresh the page asks for while it closes would otherwise be
+    fetched through a request context already gone, and its error surfaces in whichever test runs
+    next."""
+    for route, _ in held:  # later refreshes, never answered in the test
+        route.abort()
+    page.unroute_all(behavior="ignoreErrors")
+    page.close()
+
+
 def deal_hole_cards(table: LiveTable) -> None:
     """The first hand's hole cards from the shoe, seen face down at seats 2, 3, 1 (DEAL-ORDER)."""
     table.feed(H.hole_deal([str(c) for c in FULL_DECK], [2, 3, 1]))

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import live_helpers as H
-from page_helpers import BROADCAST, LiveTable, face_cards, open_holding_state, shot
+from page_helpers import BROADCAST, LiveTable, close_holding_state, face_cards, open_holding_state, shot
 from playwright.sync_api import expect
 
 from dealer_pi.engine.cards import FULL_DECK
@@ -200,6 +200,4 @@ def test_a_late_state_answer_never_overwrites_a_newer_streamed_table(context: An
     page.wait_for_timeout(300)
     expect(page.locator("#board .card[data-card]")).to_have_count(3)
     assert face_cards(page, "#board") == ["Qs", "Jh", "9c"]
-    for route, _ in held:  # later refreshes, never answered in this test
-        route.abort()
-    page.close()
+    close_holding_state(page, held)

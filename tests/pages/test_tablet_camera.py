@@ -7,7 +7,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from page_helpers import LiveTable, open_holding_state, open_tablet
+from page_helpers import LiveTable, close_holding_state, open_holding_state, open_tablet
 from playwright.sync_api import expect
 
 import live_helpers as H
@@ -44,9 +44,7 @@ def test_a_late_state_answer_never_brings_back_a_camera_state_the_stream_has_rep
     stale_route.fulfill(response=stale_answer)
     page.wait_for_timeout(300)
     expect(page.locator("#dev-camera")).to_have_attribute("data-state", "bad")
-    for route, _ in held:  # later refreshes, never answered in this test
-        route.abort()
-    page.close()
+    close_holding_state(page, held)
 
 
 def test_the_dealer_confirms_and_corrects_the_cameras_board_reads_and_the_reader_learns(context: Any, table: LiveTable, tmp_path: Path) -> None:
