@@ -45,18 +45,23 @@ FILLED = 0.6
 BOXED = 0.88
 # Stacks at most: 48 casino chips lie in about 10 cards' area, near the largest part looked at.
 MOST_DISKS = 48
+# Stacks lying on a face-down pile at most (a bet pushed onto a player's cards, a card protector).
+STACKS_ON_A_PILE = 4
+# ... whose disks are taken down to this share of the largest: a stack half under another shows
+# a smaller disk than its own.
+ON_A_PILE_SIZE = 0.3
 
 
-def disks(solid: np.ndarray) -> list[tuple[int, int, float]]:
+def disks(solid: np.ndarray, least: float = OF_ONE_SIZE) -> list[tuple[int, int, float]]:
     """The largest disks that fit in ``solid`` (255 on the part), each where the last ones do not
-    reach, largest first: (x, y, radius), down to :data:`OF_ONE_SIZE` of the first."""
+    reach, largest first: (x, y, radius), down to ``least`` of the first."""
     inside = cv2.distanceTransform(solid, cv2.DIST_L2, 5)
     left = inside.copy()
     out: list[tuple[int, int, float]] = []
     for _ in range(MOST_DISKS + 1):
         y, x = np.unravel_index(int(np.argmax(left)), left.shape)
         r = float(inside[y, x])
-        if r <= 0 or (out and r < OF_ONE_SIZE * out[0][2]):
+        if r <= 0 or (out and r < least * out[0][2]):
             break
         out.append((int(x), int(y), r))
         cv2.circle(left, (int(x), int(y)), round(r), 0, -1)
@@ -77,6 +82,25 @@ def side_by_side(solid: np.ndarray, part_area: float, card_width: float) -> bool
     nearest = min(math.dist(a[:2], b[:2]) for i, a in enumerate(found) for b in found[i + 1 :])
     if nearest < CHIP_APART * found[0][2]:
         return False
+    return _covered(solid, found)
+
+
+def on_a_pile(patch: np.ndarray, card_width: float) -> bool:
+    """Whether ``patch`` (255 on a patch of a face-down pile's plain stock, its margins opened
+    away) is chips lying on the pile: one to :data:`STACKS_ON_A_PILE` disks, smaller
+    than a chip's share of ``card_width``, covering all but a sliver of it. Stacks on a pile
+    overlap one another, so no distance apart is asked; a face's plain stock fills a card's
+    corners, which disks leave out."""
+    if _boxed(patch):
+        return False
+    found = disks(patch, ON_A_PILE_SIZE)
+    if not 1 <= len(found) <= STACKS_ON_A_PILE or found[0][2] > RADIUS_AT_MOST * card_width:
+        return False
+    return _covered(patch, found)
+
+
+def _covered(solid: np.ndarray, found: list[tuple[int, int, float]]) -> bool:
+    """Whether the disks ``found`` cover :data:`COVERED` of ``solid``."""
     cover = np.zeros_like(solid)
     for x, y, r in found:
         cv2.circle(cover, (x, y), round(r) + 1, 255, -1)

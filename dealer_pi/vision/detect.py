@@ -897,11 +897,49 @@ def _piece_mask(part: Part, piece: np.ndarray) -> np.ndarray:
     return mask
 
 
-def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray) -> tuple[float, float]:
-    """:func:`paper_shares` of one piece of a split part (``piece``: its pixels, frame x and y)."""
+def _piece_shares(bgr: np.ndarray, part: Part, piece: np.ndarray, chips_on: np.ndarray | None = None) -> tuple[float, float]:
+    """:func:`paper_shares` of one piece of a split part (``piece``: its pixels, frame x and y),
+    leaving out ``chips_on`` (255 on chips lying on the part, in its box; see :func:`_chips_on`)."""
     mask = _piece_mask(part, piece)
+    if chips_on is not None:
+        mask = cv2.subtract(mask, chips_on)
     h, w = mask.shape
     return paper_shares(bgr[part.y : part.y + h, part.x : part.x + w], mask, part.bright, plain_grain(part.card_area))
+
+
+# A patch of a part's plain stock is chips lying on it where it is at most this share of a card
+# (and :func:`.chips.on_a_pile`).
+CHIP_PATCH_AT_MOST = 0.25
+# The plain stock is first opened by a disk this share of a card's width across: a chip is 0.34
+# (drawn) to 0.62 (a casino's) of it across, a back's margin a few pixels.
+CHIP_OPENING = 0.2
+
+
+def _chips_on(bgr: np.ndarray, part: Part) -> np.ndarray | None:
+    """255 on the patches of a face-down part's plain stock that are chips lying on it, in the
+    part's box (None where there are none). A stack's pale top is as plain as a face's stock,
+    and where it lay on one card of a seat's pair, that card's piece was an unnamed face beside
+    a back (held-out stills 2300/13 and 2300/16)."""
+    h, w = part.mask.shape
+    _, plain, inside = _stock_masks(bgr[part.y : part.y + h, part.x : part.x + w], part.mask, part.bright,
+                                    plain_grain(part.card_area), None)
+    bx, by, _, _ = cv2.boundingRect(part.mask)
+    card_w = card_width(part.card_area)
+    # Opened: a pile's white margins join the chips on it into one patch, and are far thinner.
+    k = max(3, int(CHIP_OPENING * card_w))
+    solid = cv2.morphologyEx((plain & inside).astype(np.uint8), cv2.MORPH_OPEN,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    out = np.zeros_like(part.mask)
+    for i in range(1, n):
+        area = int(stats[i, cv2.CC_STAT_AREA])
+        if area > CHIP_PATCH_AT_MOST * part.card_area:
+            continue
+        patch = ((labels == i) * 255).astype(np.uint8)
+        if chips.on_a_pile(patch, card_w):
+            ph, pw = patch.shape
+            out[by : by + ph, bx : bx + pw] |= patch
+    return out if cv2.countNonZero(out) else None
 
 
 def _piece_a_rack(bgr: np.ndarray, part: Part, piece: np.ndarray) -> bool:
@@ -1181,7 +1219,8 @@ class Detector:
                 ys, xs = np.nonzero(part.mask)
                 pieces = self._split(np.column_stack([xs + part.x, ys + part.y]).astype(np.float32), k)
             each = kind is None and (face_up and k > 1 or k in (2, 3) and part.backs < 2 and part.plain >= BESIDE_FACE_PLAIN)
-            shares = [_piece_shares(bgr, part, piece) for piece in pieces] if each else []
+            chips_on = _chips_on(bgr, part) if each and not face_up else None
+            shares = [_piece_shares(bgr, part, piece, chips_on) for piece in pieces] if each else []
             # A face-up card on a face-down one (a player's card turned up on the other) is one part,
             # face up by its white stock, or face down by its backs where the face's index is hidden
             # under the card beside it; each card's piece shows its own face. In a pile of three,

