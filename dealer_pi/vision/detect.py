@@ -574,9 +574,9 @@ def off_the_felts_hue(bgr: np.ndarray, felt: np.ndarray, not_felt_mask: np.ndarr
     h, w = bgr.shape[:2]
     small = quarter(bgr) if quartered is None else quartered
     far = cv2.resize(not_felt_mask, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) > 0
-    diff = _lab_differences(small, felt)
-    off_hue = cv2.transform(diff, np.array([[0, 1, 1]], np.float32)) > FELT_HUE_NEAR
-    joined = far | off_hue | _off_the_felts_light(small, ~(far | off_hue))
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    off_hue = cv2.transform(_lab_differences(lab, felt), np.array([[0, 1, 1]], np.float32)) > FELT_HUE_NEAR
+    joined = far | off_hue | _off_the_felts_light(lab[:, :, 0], ~(far | off_hue))
     n, labels = cv2.connectedComponents(joined.astype(np.uint8), connectivity=8)
     seeded = np.bincount(labels[far], minlength=n) > 0
     seeded[0] = False
@@ -586,12 +586,12 @@ def off_the_felts_hue(bgr: np.ndarray, felt: np.ndarray, not_felt_mask: np.ndarr
     return cv2.resize(_holding_print(body, ink), (w, h), interpolation=cv2.INTER_NEAREST)
 
 
-def _off_the_felts_light(small: np.ndarray, felt_here: np.ndarray) -> np.ndarray:
-    """True where ``small`` (a still at quarter size) is lighter than the felt round it by
-    :data:`FELT_LIGHTER`: than the mean of ``felt_here`` (what colour and hue left as felt) in a
-    window an eighth of the picture wide, so that a light's fall across the table is felt."""
-    light = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[:, :, 0].astype(np.float32)
-    k = max(3, max(small.shape[:2]) // 8)
+def _off_the_felts_light(lightness: np.ndarray, felt_here: np.ndarray) -> np.ndarray:
+    """True where ``lightness`` (a still's Lab L, at quarter size) is lighter than the felt round
+    it by :data:`FELT_LIGHTER`: than the mean of ``felt_here`` (what colour and hue left as felt)
+    in a window an eighth of the picture wide, so that a light's fall across the table is felt."""
+    light = lightness.astype(np.float32)
+    k = max(3, max(light.shape) // 8)
     here_at_first = felt_here.astype(np.float32)
     off = np.zeros(light.shape, bool)
     for _ in range(2):
@@ -621,12 +621,12 @@ def _holding_print(patches: np.ndarray, ink: np.ndarray) -> np.ndarray:
 
 def felt_distance(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
     """How far each pixel's colour is from the felt's: the sum of their Lab differences."""
-    return cv2.transform(_lab_differences(bgr, felt), np.ones((1, 3), np.float32))
+    return cv2.transform(_lab_differences(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab), felt), np.ones((1, 3), np.float32))
 
 
-def _lab_differences(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
-    """Each pixel's Lab difference from the felt's colour, channel by channel."""
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)
+def _lab_differences(lab: np.ndarray, felt: np.ndarray) -> np.ndarray:
+    """Each pixel's difference from the felt's colour (BGR) in Lab (``lab``: the picture in Lab),
+    channel by channel."""
     f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
     diff: np.ndarray = cv2.absdiff(lab, (float(f[0]), float(f[1]), float(f[2]), 0.0))
     return diff
