@@ -1966,6 +1966,18 @@ def test_chips_on_a_pile_are_disks_and_a_faces_stock_is_not() -> None:
     assert not chips.on_a_pile(big, 100.0)
 
 
+def test_DEAL_HOLE_COUNT_a_pair_piled_on_the_burn_with_two_margins_showing_is_three_cards() -> None:
+    # Held-out still (eval_heldout.py, seed 2400, scene 2; whole, as JPEG): a seat's face-down pair
+    # of checked backs lies on the burn card, a grey rack across the pair. Two stretches of back
+    # framed by margin show, and they were the count, though the part has the area and the filled
+    # hull of three piled cards: a card short (DEAL-HOLE-COUNT).
+    still = cv2.imread(str(SIM_FRAMES / "rack-across-a-pair-piled-on-the-burn-still.jpg"))
+    found = still_cards(still_detector().detect(still), still, None)
+    down = [f.centre for f in found if not f.face_up]
+    assert sum(1 for c in down if math.dist(c, (580, 340)) < 110) == 3, down  # the pair and the burn
+    assert len(down) == 7, down
+
+
 def test_DEAL_HOLE_COUNT_an_unnamed_court_pair_beside_the_burn_is_two_faces_and_a_back() -> None:
     # Held-out still (eval_heldout.py, seed 800, scene 4), cut: a seat's face-up pair of court
     # cards (Jd under Kc) that no read names, with the blue burn card against it, on a wooden
