@@ -60,6 +60,13 @@ KNOB_LONG = 0.8
 # card's width and 0.98 to 1.01 of its length; a face-down pair with a rack across it, 1.21 of a
 # card's width (the rack across the pair's ends), or 1.08 of its length (across its middle).
 ONE_CARD = 1.05
+# Two stretches of back in a part whose box is one card's, at least this much of it each way, are
+# one card's back cut in two by its own pale print: rings of a lighter shade framed them as a
+# margin frames a back (held-out stills 2400/15 and 5000/18: lone burn cards of 0.85 and 0.90 of a
+# card's area, boxes 0.98 and 0.99 of a card long and 1.00 and 1.01 wide, counted as two). A
+# fanned pair's box is 1.3 to 1.5 of a card wide; a pair half hidden under a hand is two cards
+# side by side, as wide as a card is long but short of its width.
+WHOLE_CARD = 0.9
 # A part that fills this much of its smallest box, and is one card tall within these bounds, is a
 # row of face-up cards. Rows of two and three unnamed cards filled 0.90 to 0.94 of their box and
 # were 1.05 to 1.07 cards tall.
@@ -133,7 +140,7 @@ def face_down_count(part: Part) -> int:
     k = by_area(part)
     if k == 2 and part.backs in (0, 2) and piled(part):
         return 3
-    if part.backs >= 2:
+    if part.backs >= 2 and not within_one_card(part.mask, part.card_area, least=WHOLE_CARD):
         return part.backs
     return k if k >= 2 else 2 if two_across(part) else 1
 
@@ -191,12 +198,13 @@ def _box(mask: np.ndarray) -> tuple[float, float]:
     return max(w, h), min(w, h)
 
 
-def within_one_card(mask: np.ndarray, card_area: float) -> bool:
+def within_one_card(mask: np.ndarray, card_area: float, least: float = 0.0) -> bool:
     """Whether the smallest box round the pixels of ``mask`` (255 on them) is at most one card's,
-    long and wide (:data:`ONE_CARD`)."""
+    long and wide (:data:`ONE_CARD`), and at least ``least`` of a card's each way."""
     length, width = _box(mask)
     card_w = card_width(card_area)
-    return length <= ONE_CARD * card_w * CARD_H_U / CARD_W_U and width <= ONE_CARD * card_w
+    card_l = card_w * CARD_H_U / CARD_W_U
+    return least * card_l <= length <= ONE_CARD * card_l and least * card_w <= width <= ONE_CARD * card_w
 
 
 def card_width(card_area: float) -> float:

@@ -204,3 +204,23 @@ def test_DEAL_HOLE_COUNT_a_back_with_a_sliver_of_a_face_beside_it_is_one_card_th
     pair = _part_of(((200, 200), (w, h), -9.0), ((215, 192), (w, h), 9.0), card_area=card)
     assert pair.area >= SLIVER_AREA * card
     assert face_down_count(dataclasses.replace(pair, plain=SLIVER_PLAIN + 0.05)) == 2
+
+
+def test_DEAL_HOLE_COUNT_two_stretches_of_back_within_one_cards_box_are_one_card():
+    import dataclasses
+
+    from dealer_pi.vision.regions import face_down_count
+
+    w, h = 107.0, 150.0
+    card = w * h
+    # A lone back whose pale rings cut it into two stretches framed as margins frame backs.
+    lone = dataclasses.replace(_part_of(((200, 200), (w - 6, h - 6), 30.0), card_area=card), backs=2)
+    assert face_down_count(lone) == 1
+    # A fanned pair shows two stretches and is wider and longer than a card: the stretches count.
+    pair = dataclasses.replace(_part_of(((190, 200), (w, h), -7.0), ((220, 196), (w, h), 7.0), card_area=card), backs=2)
+    assert face_down_count(pair) == 2
+    # Half of that pair hidden (under a hand) is less than a card's area, and still no one card.
+    hidden = _part_of(((190, 200), (w, h), -7.0), ((220, 196), (w, h), 7.0), card_area=card)
+    hidden.mask[:200] = 0
+    half = dataclasses.replace(hidden, area=float(cv2.countNonZero(hidden.mask)), backs=2)
+    assert half.area < card and face_down_count(half) == 2
