@@ -1414,6 +1414,11 @@ class Detector:
 # or counted with it. The rail's own colour is taken off, and what is left is counted.
 RING_CARDS = 4.0
 RING_HOLLOW = 0.5
+# A back's print of the rail's own colour (dark checks on a back against a dark rail) is no rail:
+# with it taken off, what is left of the back was opened away (held-out still 4900/13: the burn
+# card, with a rack across it touching the rail). The rail is a band far wider than this share of
+# a card's width, and a back's print comes in patches narrower.
+RAIL_PRINT = 0.15
 # The part's mask, worked out at quarter size, may stop short of its edge by up to this many pixels.
 QUARTER_REACH = 4
 # Along a row of cards (see cards_apart), a card fills at least half the row's width at each
@@ -1635,6 +1640,9 @@ def _off_the_rail(bgr: np.ndarray, ring: np.ndarray, x: int, y: int, card_area: 
     h, w = ring.shape
     on = ring > 0
     rail = racks.near_commonest(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2LAB).astype(np.float32), on)
+    # The rail is a band; patches of its colour narrower than RAIL_PRINT of a card are a back's print.
+    band = max(3, int(RAIL_PRINT * card_width(card_area)))
+    rail = cv2.morphologyEx(rail.astype(np.uint8), cv2.MORPH_OPEN, np.ones((band, band), np.uint8)) > 0
     side = opening_side(card_area)
     left = cv2.morphologyEx((on & ~rail).astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
     outlines = [c + np.array([x, y], np.int32) for c in _outer_contours(left)]

@@ -1978,6 +1978,20 @@ def test_DEAL_HOLE_COUNT_a_pair_piled_on_the_burn_with_two_margins_showing_is_th
     assert len(down) == 7, down
 
 
+@pytest.mark.parametrize("name, down", [("dark-checked-burn-against-the-rail-still.jpg", 9),
+                                         ("dark-dotted-burn-against-the-rail-still.jpg", 1)])
+def test_DEAL_HOLE_COUNT_a_back_printed_in_the_rails_colour_against_the_rail_is_a_card(name: str, down: int) -> None:
+    # Held-out stills (eval_heldout.py, seeds 4900 and 2300, scenes 13 and 15; whole, as JPEG): the
+    # burn card, a chip rack across it touching the table's dark rail, so that the burn lies in the
+    # rail's part. Its back is printed with checks or dots of nearly the rail's colour: taken off
+    # with the rail, they left too little of the back to be a card (DEAL-HOLE-COUNT).
+    still = cv2.imread(str(SIM_FRAMES / name))
+    found = still_cards(still_detector().detect(still), still, None)
+    at = [f.centre for f in found if not f.face_up]
+    assert sum(1 for c in at if math.dist(c, (570, 405)) < 40) == 1, at  # the burn
+    assert len(at) == down, at
+
+
 def test_DEAL_HOLE_COUNT_an_unnamed_court_pair_beside_the_burn_is_two_faces_and_a_back() -> None:
     # Held-out still (eval_heldout.py, seed 800, scene 4), cut: a seat's face-up pair of court
     # cards (Jd under Kc) that no read names, with the blue burn card against it, on a wooden
