@@ -134,9 +134,11 @@ def face_down_count(part: Part) -> int:
     of cards lying edge to edge (the simulator's burn pile of three is 3.26 cards' area, which
     :func:`by_area` counts as four) and undercounts a pile. But two stretches on two cards' area
     that lies piled (:func:`piled`) are three cards: a pair on the burn card, the burn's margin
-    hidden under the pair's or a rack across it (held-out stills 2400/2, 3500/13). Otherwise (a
-    back without a margin, a lone card, a pair fanned so closely that one stretch shows) the area,
-    or two where the part is wider than one card, or three where two cards' area lies piled."""
+    hidden under the pair's or a rack across it (held-out stills 2400/2, 3500/13). And stretches
+    in a part that is one card's box (:data:`WHOLE_CARD`) are one back its own print cut in two.
+    Otherwise (a back without a margin, a lone card, a pair fanned so closely that one stretch
+    shows) the area, or two where the part is wider than one card, or three where two cards' area
+    lies piled."""
     k = by_area(part)
     if k == 2 and part.backs in (0, 2) and piled(part):
         return 3
