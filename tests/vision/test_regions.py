@@ -224,3 +224,22 @@ def test_DEAL_HOLE_COUNT_two_stretches_of_back_within_one_cards_box_are_one_card
     hidden.mask[:200] = 0
     half = dataclasses.replace(hidden, area=float(cv2.countNonZero(hidden.mask)), backs=2)
     assert half.area < card and face_down_count(half) == 2
+
+
+def test_DEAL_HOLE_COUNT_two_margins_on_a_pile_of_two_cards_area_are_three_backs_but_not_beside_a_face():
+    import dataclasses
+
+    from dealer_pi.vision.regions import PILE_PLAIN, by_area, face_down_count, piled
+
+    w, h = 107.0, 150.0
+    card = w * h
+    # A seat's pair lying on the burn card: two cards' area that fills its hull as a pile does.
+    pile = _part_of(((200, 200), (w, h), 0.0), ((240, 240), (w, h), 25.0), ((200, 270), (w, h), -10.0), card_area=card)
+    assert by_area(pile) == 2 and piled(pile)
+    # Two stretches framed by margin show (the burn's margin hidden): still three cards.
+    assert face_down_count(dataclasses.replace(pile, backs=2, plain=PILE_PLAIN / 2)) == 3
+    assert face_down_count(dataclasses.replace(pile, backs=0)) == 3
+    # A face's plain stock in it: a back beside an unnamed face, its two stretches the count.
+    assert face_down_count(dataclasses.replace(pile, backs=2, plain=0.3)) == 2
+    # Three stretches are three cards whatever the area says.
+    assert face_down_count(dataclasses.replace(pile, backs=3, plain=0.3)) == 3
