@@ -77,6 +77,12 @@ def test_renderer_is_deterministic_for_a_seed():
 SIM_FRAMES = Path(__file__).resolve().parents[1] / "data" / "sim-frames"
 
 
+def read_still(name: str) -> list[CardFound]:
+    """What ``vision detect`` reports of a saved still: its reading of a whole photo."""
+    still = cv2.imread(str(SIM_FRAMES / name))
+    return still_cards(still_detector().detect(still), still, None)
+
+
 def face_up_in_a_row(found: list[CardFound]) -> list[CardFound]:
     """The face-up cards found, left to right: a board's row as the dealer laid it."""
     return sorted((f for f in found if f.face_up), key=lambda f: f.centre[0])
@@ -920,8 +926,7 @@ def test_DEAL_DECK_a_teal_lattices_light_ground_names_no_king_of_hearts_on_a_pai
     # a seat's pair of teal lattice backs on green felt. The light-print pass read the lattice's
     # light ground as a Kh (0.86 and 0.65 at two "corners" of one upright card) and named it on
     # the backs. Light print is gold or white: teal print is no heart.
-    still = cv2.imread(str(SIM_FRAMES / "teal-lattice-backs-read-as-a-king-of-hearts.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still("teal-lattice-backs-read-as-a-king-of-hearts.jpg")
     named = [(str(f.card), f.centre) for f in found if f.card is not None]
     assert not [n for n in named if math.dist(n[1], (330, 270)) < 90], named
     assert [n for n, c in named if math.dist(c, (480, 461)) < 40] == ["6h"], named  # the card beside them keeps its name
@@ -1792,8 +1797,7 @@ def test_DEAL_DECK_a_half_covered_five_one_pass_reads_as_a_six_is_not_named_the_
     # Held-out still (eval_heldout.py, seed 2700, scene 18), the 600x650 at (100, 250), as JPEG: a
     # seat's face-up pair, a 2d over a 5h whose upper corner is covered. The passes read its lower
     # corner 6h at 0.93 and 5h at 0.83, and it was named the 6h: a card not in the hand.
-    still = cv2.imread(str(SIM_FRAMES / "five-of-hearts-read-as-a-six-by-one-pass-still.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still("five-of-hearts-read-as-a-six-by-one-pass-still.jpg")
     assert Card.parse("6h") not in {f.card for f in found}
     five = [f for f in found if math.dist(f.centre, (279, 308)) < 40]
     assert [(f.face_up, f.card) for f in five] == [(True, None)], found  # found, face up, unnamed
@@ -1894,8 +1898,7 @@ def test_DEAL_BURN_a_chip_on_a_pale_rack_is_no_face_down_card() -> None:
     # with a red chip on its middle. The chip, framed by the pale rack as a back is by its margin,
     # was a stretch of back, and a part with a back is no rack: a face-down card, a burn too many
     # (DEAL-BURN). A stretch of back has straight edges; a chip is round.
-    still = cv2.imread(str(SIM_FRAMES / "chip-on-a-pale-rack-still.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still("chip-on-a-pale-rack-still.jpg")
     down = [f.centre for f in found if not f.face_up]
     assert not [c for c in down if math.dist(c, (725, 325)) < 75], down  # the rack
     assert len(down) == 5  # the burn and two seats' pairs
@@ -1907,8 +1910,7 @@ def test_DEAL_HOLE_COUNT_felt_the_light_darkens_against_the_rail_is_no_face_down
     # The darker felt drifts off the middle's hue as a back in nearly the felt's colour does, and
     # a bare patch of it against the rail was a face-down card (DEAL-HOLE-COUNT: a hand too many).
     # Such a back holds print; the bare felt holds none.
-    still = cv2.imread(str(SIM_FRAMES / "felt-darkened-by-the-light-against-the-rail-still.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still("felt-darkened-by-the-light-against-the-rail-still.jpg")
     down = [f.centre for f in found if not f.face_up]
     assert len(down) == 1 and math.dist(down[0], (570, 405)) < 40, down
 
@@ -1918,8 +1920,7 @@ def test_DEAL_HOLE_COUNT_backs_of_the_felts_own_red_a_shade_lighter_are_face_dow
     # of the red felt's own hue, 16-20 Lab lightness above it: two seats' face-down pairs and the
     # burn card beside a face-up pair. Neither colour nor hue told the ground from the felt, and
     # the sparse rings are no dense print: one back of five was found (DEAL-HOLE-COUNT).
-    still = cv2.imread(str(SIM_FRAMES / "pink-ring-backs-on-red-felt-still.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still("pink-ring-backs-on-red-felt-still.jpg")
     down = [f.centre for f in found if not f.face_up]
     assert len(down) == 5, down
     assert sum(1 for c in down if math.dist(c, (390, 510)) < 80) == 2, down  # the left seat's pair
@@ -1933,8 +1934,7 @@ def test_DEAL_HOLE_COUNT_chips_on_a_seats_pair_of_backs_are_no_face_up_card() ->
     # grey chips on one card of a seat's face-down pair, on tan felt. Split in two, the pair's
     # piece under the chips showed their pale tops as a face's plain stock beside the other's
     # back: an unnamed face-up card (DEAL-HOLE-COUNT: a hand a card short, and an exposure).
-    still = cv2.imread(str(SIM_FRAMES / "chips-on-a-seats-pair-of-backs-on-tan-felt-still.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still("chips-on-a-seats-pair-of-backs-on-tan-felt-still.jpg")
     down = [f.centre for f in found if not f.face_up]
     assert sum(1 for c in down if math.dist(c, (735, 262)) < 80) == 2, down
     assert len(down) == 5, down
@@ -1971,8 +1971,7 @@ def test_DEAL_HOLE_COUNT_a_pair_piled_on_the_burn_with_two_margins_showing_is_th
     # of checked backs lies on the burn card, a grey rack across the pair. Two stretches of back
     # framed by margin show, and they were the count, though the part has the area and the filled
     # hull of three piled cards: a card short (DEAL-HOLE-COUNT).
-    still = cv2.imread(str(SIM_FRAMES / "rack-across-a-pair-piled-on-the-burn-still.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still("rack-across-a-pair-piled-on-the-burn-still.jpg")
     down = [f.centre for f in found if not f.face_up]
     assert sum(1 for c in down if math.dist(c, (580, 340)) < 110) == 3, down  # the pair and the burn
     assert len(down) == 7, down
@@ -1985,8 +1984,7 @@ def test_DEAL_HOLE_COUNT_a_back_printed_in_the_rails_colour_against_the_rail_is_
     # burn card, a chip rack across it touching the table's dark rail, so that the burn lies in the
     # rail's part. Its back is printed with checks or dots of nearly the rail's colour: taken off
     # with the rail, they left too little of the back to be a card (DEAL-HOLE-COUNT).
-    still = cv2.imread(str(SIM_FRAMES / name))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still(name)
     at = [f.centre for f in found if not f.face_up]
     assert sum(1 for c in at if math.dist(c, (570, 405)) < 40) == 1, at  # the burn
     assert len(at) == down, at
@@ -2012,8 +2010,7 @@ def test_DEAL_BURN_a_framed_burn_against_an_unnamed_face_up_pair_is_face_down() 
     # read names: one part, face up, split in two. The straight cut between the pieces left a
     # sliver of the king in the burn's piece, 0.205 of it plain stock, and the burn was a face-up
     # card: an exposed card where none lay, and the burn missing (DEAL-BURN).
-    still = cv2.imread(str(SIM_FRAMES / "framed-burn-against-an-unnamed-face-up-pair.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still("framed-burn-against-an-unnamed-face-up-pair.jpg")
     near = [f for f in found if math.dist(f.centre, (570, 405)) < 40]
     assert len(near) == 1 and not near[0].face_up, [(f.face_up, f.centre) for f in found]
     assert [f for f in found if f.face_up and math.dist(f.centre, (620, 290)) < 50]  # the pair
@@ -2025,8 +2022,7 @@ def test_DEAL_DECK_a_lattice_read_at_a_giants_size_names_no_card() -> None:
     # the size of every named index in the picture: a second 4h beside the board's (a false
     # DEAL-DECK duplicate) and a face-down pair missing. A still knows no card's height, but its
     # named reads agree on one.
-    still = cv2.imread(str(SIM_FRAMES / "lattice-backs-read-at-a-giants-size-still.jpg"))
-    found = still_cards(still_detector().detect(still), still, None)
+    found = read_still("lattice-backs-read-at-a-giants-size-still.jpg")
     fours = [f.centre for f in found if f.card == Card.parse("4h")]
     assert len(fours) == 1 and math.dist(fours[0], (843, 540)) < 20, fours  # the board's
     assert len([f for f in found if not f.face_up]) == 5  # the burn and two seats' pairs
@@ -2036,8 +2032,7 @@ def test_DEAL_DECK_a_name_read_off_the_cards_is_no_second_four() -> None:
     # Held-out still 4000/12, cut to 600x420 at (300, 300): the fine stripes of a blue back, between
     # the burn and a seat's pair, read as a 4h whose outline lay mostly on the felt: a second
     # 4h beside the board's (a foul deck, DEAL-DECK), and the pair one back short.
-    frame = cv2.imread(str(SIM_FRAMES / "striped-backs-read-as-a-four-beside-them.png"))
-    found = still_cards(still_detector().detect(frame), frame, None)
+    found = read_still("striped-backs-read-as-a-four-beside-them.png")
     fours = [f.centre for f in found if f.card == Card.parse("4h")]
     assert len(fours) == 1 and math.dist(fours[0], (485, 240)) < 20, fours  # the board's
     assert len([f for f in found if not f.face_up]) == 3  # the burn and the seat's pair
