@@ -631,21 +631,29 @@ class Recogniser:
 # A rank runs into the suit below it only where its glyph reaches below the line: the Q's tail, and
 # the J's hook in some fonts (see glyphs._split_stacked). So a pair with a side of a cut blob may
 # read only as a jack or a queen: its other ranks' probabilities are taken out. On the held-out
-# design, with them left in, two cut queens were named 6h and 2d. Their share is not put back
-# over the three classes left: a 9 of clubs run into its club, cut, reads as a 9, and with the
-# share put back read as a queen at 0.54, which disputed the nine its other corner named.
+# design, with them left in, two cut queens were named 6h and 2d. Their share is put back over the
+# three classes left (jack, queen, no index) only where the network's surest rank is already the
+# jack or the queen: a 9 of clubs run into its club, cut, reads as a 9, and with the share put back
+# read as a queen at 0.54, which disputed the nine its other corner named; a cut queen the network
+# reads as a queen but gives a share to other ranks stays short of the bar without it.
 DESCENDING_RANKS = (9, 10)  # rank classes of the jack and the queen
 
 
 def only_descending(pr: np.ndarray, blobs: Blobs, hyps: list[Hypothesis]) -> np.ndarray:
     """The rank probabilities ``pr`` with every rank but :data:`DESCENDING_RANKS` taken from the
-    pairs that have a side of a cut blob in them."""
+    pairs that have a side of a cut blob in them; where such a pair's surest rank is one of those,
+    the share taken is given back to the classes left, in their proportions."""
     cut = [n for n, hy in enumerate(hyps) if any(blobs.whole_of(k) != k for k in (*hy.rank_ids, hy.suit_id))]
     if not cut:
         return pr
     pr = pr.copy()
     others = [k for k in range(RANKS) if k not in DESCENDING_RANKS]
+    theirs = [n for n in cut if int(pr[n, :RANKS].argmax()) in DESCENDING_RANKS]
+    taken = pr[theirs][:, others].sum(axis=1)
     pr[np.ix_(cut, others)] = 0.0
+    if theirs:
+        left = pr[theirs].sum(axis=1)
+        pr[theirs] *= ((left + taken) / np.maximum(left, 1e-9))[:, None]
     return pr
 
 

@@ -1893,6 +1893,18 @@ def test_DEAL_DECK_a_queen_whose_tail_runs_into_its_suit_is_named_in_a_still() -
     assert math.dist(named["Qs"], (307, 120)) < 40 and math.dist(named["Qh"], (73, 121)) < 40
 
 
+def test_DEAL_DECK_a_cut_queen_read_surest_as_a_queen_is_named_in_a_still() -> None:
+    # Held-out still (eval_heldout.py --seed 100, scene 19; whole, as JPEG): the held-out design's
+    # Qs on the board beside Th, Kc and 2c. Her tail runs into her spade, so her index is read from
+    # the blob cut in two, where only a jack, a queen or no index may be read; the reader's surest
+    # rank is the queen, but the share it gave the other ranks was taken away, not given back, and
+    # she was left short of the bar.
+    found = read_still("board-queen-read-surest-as-a-queen-still.jpg")
+    named = {str(f.card): f.centre for f in found if f.card is not None}
+    assert set(named) == {"Th", "Kc", "2c", "Qs", "3d", "4s", "5h"}, named  # and nothing named wrong
+    assert math.dist(named["Qs"], (1125, 526)) < 40
+
+
 def test_DEAL_BURN_a_chip_on_a_pale_rack_is_no_face_down_card() -> None:
     # Held-out still (eval_heldout.py, seed 1200, scene 19; whole, as JPEG): a grey rack lying alone
     # with a red chip on its middle. The chip, framed by the pale rack as a back is by its margin,

@@ -269,10 +269,26 @@ def test_DEAL_DECK_a_pair_with_a_side_of_a_cut_blob_may_read_only_as_a_rank_that
     cut = np.array([any(blobs.whole_of(k) != k for k in (*h.rank_ids, h.suit_id)) for h in hyps])
     assert cut.any() and (~cut).any()
     pr = np.random.default_rng(0).dirichlet(np.ones(RANKS + 1), size=len(hyps))
+    # Half the cut pairs read surest as a queen, the others as a 9.
+    queen, nine = DESCENDING_RANKS[1], 7
+    tops = [queen if k % 2 else nine for k in range(int(cut.sum()))]
+    assert queen in tops and nine in tops
+    for n, top in zip(np.flatnonzero(cut), tops):
+        pr[n] = 0.02
+        pr[n, top], pr[n, 2], pr[n, RANKS] = 0.5, 0.18, 0.1  # a 4 and "no index" beside it
+        pr[n] /= pr[n].sum()
     kept = only_descending(pr, blobs, hyps)
     others = [k for k in range(RANKS) if k not in DESCENDING_RANKS]
     allowed = [*DESCENDING_RANKS, RANKS]  # the jack, the queen, no index
     assert not kept[np.ix_(cut, others)].any()
-    # Not put back over the three: a cut 9 that reads as a 9 is no queen.
-    assert np.array_equal(kept[np.ix_(cut, allowed)], pr[np.ix_(cut, allowed)])
+    as_queen = cut.copy()
+    as_queen[np.flatnonzero(cut)] = [t == queen for t in tops]
+    as_nine = cut & ~as_queen
+    # A cut pair that reads surest as a queen keeps its whole share among the three, in the
+    # proportions it gave them; a cut 9 that reads as a 9 gets none of it back: it is no queen.
+    assert np.allclose(kept[as_queen].sum(axis=1), 1.0)
+    assert np.allclose(kept[np.ix_(as_queen, allowed)] * pr[np.ix_(as_queen, allowed)].sum(axis=1, keepdims=True),
+                       pr[np.ix_(as_queen, allowed)])
+    assert (kept[as_queen, queen] > 0.8).all() and (pr[as_queen, queen] < 0.6).all()
+    assert np.array_equal(kept[np.ix_(as_nine, allowed)], pr[np.ix_(as_nine, allowed)])
     assert np.array_equal(kept[~cut], pr[~cut])
