@@ -1905,6 +1905,17 @@ def test_DEAL_DECK_a_cut_queen_read_surest_as_a_queen_is_named_in_a_still() -> N
     assert math.dist(named["Qs"], (1125, 526)) < 40
 
 
+def test_DEAL_DECK_a_queen_whose_waist_is_as_wide_as_her_ring_is_cut_and_named_in_a_still() -> None:
+    # Held-out still (eval_heldout.py --seed 100, scene 2; whole, as JPEG): the held-out design's Qs
+    # on the board, between 6s and the table's edge. Read at double size, her tail meets her spade
+    # in a waist 0.6 of the ring's width across (two thin strokes), so the blob was not cut and she
+    # was left unnamed; against the spade's solid body the waist is narrow.
+    found = read_still("board-queen-cut-against-her-suit-still.jpg")
+    named = {str(f.card): f.centre for f in found if f.card is not None}
+    assert set(named) == {"Qh", "6d", "As", "6s", "Qs", "3c", "3d", "Kc", "9c", "Th", "8d"}, named  # nothing named wrong
+    assert math.dist(named["Qs"], (1194, 540)) < 40
+
+
 def test_DEAL_BURN_a_chip_on_a_pale_rack_is_no_face_down_card() -> None:
     # Held-out still (eval_heldout.py, seed 1200, scene 19; whole, as JPEG): a grey rack lying alone
     # with a red chip on its middle. The chip, framed by the pale rack as a back is by its margin,
