@@ -31,7 +31,7 @@ from dealer_pi.engine.cards import Card, misread_as
 from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
-from .glyphs import frame_brightness, is_paper, quarter, region_boxes
+from .glyphs import felt_band, frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
                       without_knobs)
@@ -1078,8 +1078,11 @@ class Detector:
             ink = table_print(bgr, region)
             region = region | patterned(bgr, region, ink) | off_the_felts_hue(bgr, felt, region, ink, quartered)
         self.last_region = region
+        # A camera drops its felt's ink (``felt`` below); a still, only the band round its cards.
+        band = felt_band(bgr, felt, region) if region is not None and not self.follow_scale else None
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
-                                     quartered=quartered, felt=felt if region is not None and self.follow_scale else None)
+                                     quartered=quartered, felt=felt if region is not None and self.follow_scale else None,
+                                     not_dark_print=band)
         # A camera stream follows a glyph size instead (see _follow).
         longest = self.card_height_px or self.longest_card_px or (0.0 if self.follow_scale else _named_card_height(reads))
         if longest:

@@ -124,12 +124,31 @@ FELT_INK_NEAR = 25  # ink within this of the felt's colour in each of B, G and R
 
 
 def _drop_felt(ink: np.ndarray, bgr: np.ndarray, felt: tuple[int, int, int]) -> None:
-    """Clears the ink pixels of the felt's own colour, in place. A box round the felt's colour,
-    not the Lab distance the detector's felt mask uses: converting a frame's colours cost a
-    tenth of its reading."""
+    """Clears the ink pixels of the felt's own colour, in place."""
+    cv2.bitwise_and(ink, cv2.bitwise_not(felt_coloured(bgr, felt)), dst=ink)
+
+
+def felt_coloured(bgr: np.ndarray, felt: tuple[int, int, int] | np.ndarray) -> np.ndarray:
+    """255 where ``bgr`` is within :data:`FELT_INK_NEAR` of the felt's colour in each channel. A
+    box round the colour, not the Lab distance the detector's felt mask uses: converting a
+    frame's colours cost a tenth of its reading."""
     lo = np.array([max(0, v - FELT_INK_NEAR) for v in felt], np.float64)
     hi = np.array([min(255, v + FELT_INK_NEAR) for v in felt], np.float64)
-    cv2.bitwise_and(ink, cv2.bitwise_not(cv2.inRange(bgr, lo, hi)), dst=ink)
+    return cv2.inRange(bgr, lo, hi)
+
+
+def felt_band(bgr: np.ndarray, felt: tuple[int, int, int] | np.ndarray, region: np.ndarray) -> np.ndarray:
+    """255 on felt that reaches, through the felt's own colour, the felt outside ``region``: the
+    band round each card that the threshold takes for dark ink, where the region takes it in. A
+    still only guesses its felt, so ink of that colour is not dropped everywhere
+    (:func:`_drop_felt`): a king's gold or a red 2 can be of it, but lies on the card inside its
+    white margin, apart from the table."""
+    coloured = felt_coloured(bgr, felt)
+    n, labels = cv2.connectedComponents(coloured, connectivity=4)
+    outside = np.bincount(labels[region == 0], minlength=n) > 0
+    outside[0] = False
+    # And the card's edge beside it: a dark line a pixel wide that joins an index printed at the edge.
+    return cv2.dilate((outside[labels] * 255).astype(np.uint8), np.ones((3, 3), np.uint8))
 
 
 def label_ink(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None

@@ -446,10 +446,12 @@ class Recogniser:
         return self.model.probs(pairs.rows, rank_floor=READ_FLOOR, with_suits=pairs.with_suits)
 
     def read(self, bgr: np.ndarray, region: np.ndarray | None = None, glyph_px: float = 0.0,
-             quartered: np.ndarray | None = None, felt: np.ndarray | None = None) -> list[IndexRead]:
+             quartered: np.ndarray | None = None, felt: np.ndarray | None = None,
+             not_dark_print: np.ndarray | None = None) -> list[IndexRead]:
         """Every corner index in ``bgr`` (only inside ``region`` if given; ``quartered``: the picture at
         quarter size, :func:`.glyphs.quarter`, where the caller has it already; ``felt``: the
-        table's colour, where it is cloth, whose ink is no print).
+        table's colour, where it is cloth, whose ink is no print; ``not_dark_print``: 255 where
+        dark ink is no print, such as the band of felt round a still's cards, :func:`.glyphs.felt_band`).
 
         ``glyph_px``, when known (the size of rank glyphs in recent frames),
         narrows the search to glyphs of about that size: pips and picture
@@ -468,12 +470,13 @@ class Recogniser:
         # So is a camera frame's (its glyph size known): the hole cards' backs gave most of its
         # glyph pairs, every one of them run through the networks to read as no index.
         live = glyph_px > 0 and self.stock_only
-        on_stock = _within(region, near_card_stock(bgr, quartered)) if live or any(scale > 1.0 for scale in scales) else region
+        dark = _without(region, not_dark_print)
+        on_stock = _within(dark, near_card_stock(bgr, quartered)) if live or any(scale > 1.0 for scale in scales) else dark
         base = self._with_felt(felt)
         for scale in scales:
             params = _around(base, glyph_px * scale) if glyph_px > 0 else base
             for light in self.polarities:
-                where = on_stock if (scale > 1.0 or live) and not light else region
+                where = region if light else on_stock if scale > 1.0 or live else dark
                 resized = (bgr, where, (0, 0)) if scale == 1.0 else _resized(bgr, where, scale, params)
                 if resized is None:
                     continue
@@ -693,6 +696,13 @@ def _around(params: GlyphParams, px: float) -> GlyphParams:
 def largest_around(px: float) -> int:
     """The largest glyph, in pixels, that a read for glyphs of about ``px`` pixels looks for."""
     return int(1.7 * px) + 1
+
+
+def _without(region: np.ndarray | None, other: np.ndarray | None) -> np.ndarray | None:
+    """``region`` less ``other`` (None: the whole picture)."""
+    if other is None:
+        return region
+    return cv2.bitwise_not(other) if region is None else cv2.bitwise_and(region, cv2.bitwise_not(other))
 
 
 def _within(region: np.ndarray | None, other: np.ndarray | None) -> np.ndarray | None:

@@ -16,6 +16,7 @@ from dealer_pi.vision.glyphs import (
     GlyphParams,
     PairRows,
     features,
+    felt_band,
     find_blobs,
     hypotheses_from_blobs,
     ink_mask,
@@ -295,3 +296,22 @@ def test_DEAL_DECK_a_pair_with_a_side_of_a_cut_blob_may_read_only_as_a_rank_that
     assert (kept[as_queen, queen] > 0.8).all() and (pr[as_queen, queen] < 0.6).all()
     assert np.array_equal(kept[np.ix_(as_nine, allowed)], pr[np.ix_(as_nine, allowed)])
     assert np.array_equal(kept[~cut], pr[~cut])
+
+
+def test_DEAL_DECK_the_felt_band_round_a_card_is_taken_with_the_cards_edge_but_not_felt_coloured_print_on_it() -> None:
+    # Beside white stock the felt is darker than its neighbourhood, so the threshold inks a band of
+    # it round every card, and an index printed a pixel from the card's edge joins it (with the
+    # edge's own dark line). A still only guesses its felt: a king's gold or a red 2 of nearly that
+    # colour lies on the card inside its white margin, and stays.
+    felt = (120, 170, 205)  # the held-out scenes' light wood, BGR
+    img = np.full((200, 200, 3), felt, np.uint8)
+    cv2.rectangle(img, (50, 40), (150, 170), (245, 245, 245), -1)
+    cv2.rectangle(img, (50, 40), (150, 170), (90, 90, 90), 1)  # the card's edge
+    cv2.rectangle(img, (90, 90), (110, 110), (118, 168, 200), -1)  # print of nearly the felt's colour
+    region = np.zeros((200, 200), np.uint8)
+    cv2.rectangle(region, (44, 34), (156, 176), 255, -1)  # the card's part, with the room round it
+    band = felt_band(img, felt, region)
+    assert band[100, 46] and band[100, 49] and band[37, 100]  # the felt inside the part, round the card
+    assert band[100, 50] and band[40, 100]  # the card's edge beside it
+    assert not band[100, 52] and not band[100, 100] and not band[60, 60]  # the card's stock and its print
+    assert band[10, 10]  # and the felt beyond the part, which holds no print either

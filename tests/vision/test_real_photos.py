@@ -274,3 +274,12 @@ def test_DEAL_DECK_a_stills_closer_look_reads_light_print_as_the_still_does(phot
     # polarities, as the still does: all three cards are named, each where it lies.
     t = ev.score(base, photo_subsets["light_print_looked_at"], ev.class_names(photo_root))
     assert t.wrong == [] and t.found == t.cards == 3, t.line("IMG_7754")
+
+
+def test_DEAL_DECK_the_band_of_felt_round_a_stills_cards_is_no_print_only_for_dark_ink(photo_root, photo_subsets, base):
+    # IMG_7758: a jack of diamonds printed in gold on a black card on a white table. The still
+    # guesses its table's colour from the photo's middle, here the jack's gold picture, and the
+    # band of that "felt" round the card took his gold index with it. The band is ink only where
+    # dark print is read (felt darker than white stock); gold print is read as light print.
+    t = ev.score(base, photo_subsets["gold_on_black_middle"], ev.class_names(photo_root))
+    assert t.wrong == [] and t.found == t.cards == 1, t.line("IMG_7758")
