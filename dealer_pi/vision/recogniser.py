@@ -470,7 +470,7 @@ class Recogniser:
         # So is a camera frame's (its glyph size known): the hole cards' backs gave most of its
         # glyph pairs, every one of them run through the networks to read as no index.
         live = glyph_px > 0 and self.stock_only
-        dark = _without(region, not_dark_print)
+        dark = region if not_dark_print is None else _within(region, cv2.bitwise_not(not_dark_print))
         on_stock = _within(dark, near_card_stock(bgr, quartered)) if live or any(scale > 1.0 for scale in scales) else dark
         base = self._with_felt(felt)
         for scale in scales:
@@ -696,13 +696,6 @@ def _around(params: GlyphParams, px: float) -> GlyphParams:
 def largest_around(px: float) -> int:
     """The largest glyph, in pixels, that a read for glyphs of about ``px`` pixels looks for."""
     return int(1.7 * px) + 1
-
-
-def _without(region: np.ndarray | None, other: np.ndarray | None) -> np.ndarray | None:
-    """``region`` less ``other`` (None: the whole picture)."""
-    if other is None:
-        return region
-    return cv2.bitwise_not(other) if region is None else cv2.bitwise_and(region, cv2.bitwise_not(other))
 
 
 def _within(region: np.ndarray | None, other: np.ndarray | None) -> np.ndarray | None:
