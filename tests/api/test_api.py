@@ -179,9 +179,7 @@ def test_public_stream_has_no_hole_card_before_the_delay_then_gets_them(live: An
     assert not (_card_strings(public) & holes)
     assert json.loads(live.get("/api/state").get_data())["last_event_id"] == 0
     live.clock.now += 2_000
-    live.runtime.publisher.poke()
-    top = live.get("/api/state", H.DEALER).json["seq"]
-    H.wait_for(lambda: live.get("/api/state").json["seq"] == top)
+    _public_caught_up(live)
     snap = live.get("/api/state").json
     assert snap["view"] == "public" and snap["delay_s"] == 300
     assert {c for v in snap["hole_cards"].values() for c in v if c} == holes
@@ -301,10 +299,15 @@ def test_a_journal_that_cannot_be_written_refuses_the_input_and_loses_nothing(li
 
 
 def _past_the_delay(live: Any) -> None:
-    """Move the clock past the stream delay and wait until the public view has caught up: to the
-    last journal entry, not the last event id, which entries without a public event (a hole card
-    dealt) leave as it was, so that the public view matched it while still releasing them."""
+    """Move the clock past the stream delay and wait until the public view has caught up."""
     live.clock.now += 301_000
+    _public_caught_up(live)
+
+
+def _public_caught_up(live: Any) -> None:
+    """Wake the delay's release and wait until the public view has the dealer's last journal
+    entry: not the last event id, which entries without a public event (a hole card dealt) leave
+    as it was, so that the public view matched it while still releasing them."""
     live.runtime.publisher.poke()
     top = live.get("/api/state", H.DEALER).json["seq"]
     H.wait_for(lambda: live.get("/api/state").json["seq"] == top)

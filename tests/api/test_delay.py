@@ -24,7 +24,7 @@ def test_a_short_delay_with_after_hand_shows_no_hole_card_before_the_hand_is_ove
             assert client.post("/api/observations", json=obs, headers=dealer).status_code == 200
             now[0] += 1000
             rt.publisher.poke()
-            top = client.get("/api/state", headers=dealer).json["seq"]  # the entry: see test_api._past_the_delay
+            top = client.get("/api/state", headers=dealer).json["seq"]  # the entry: see test_api._public_caught_up
             H.wait_for(lambda: client.get("/api/state").json["seq"] == top)
             snap = client.get("/api/state").json
             if snap["table"]["hand"]["phase"] != "complete":
