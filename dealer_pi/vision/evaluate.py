@@ -34,7 +34,7 @@ import numpy as np
 
 from dealer_pi.engine.cards import Card
 
-from .detect import CardFound
+from .detect import CardFound, Detector
 from .enrol import Box, enrol_picture
 from .recogniser import Enrolment, IndexModel, Recogniser, still_recogniser
 from .sources import read_image
@@ -379,3 +379,62 @@ def compose_real_frame(
             truth.append((None if down else card, centre))
     scene = compose(felt(1280, 720, rng), placements)
     return camera_faults(scene.frame, rng, 0.5), truth
+
+
+@dataclass
+class FramesTally:
+    """What the camera's detector made of composed real frames (see :func:`score_real_frames`)."""
+
+    layouts: int = 0
+    frames: int = 0
+    face_up: int = 0
+    named_first: int = 0  # named right in a layout's first frame
+    named: int = 0  # named right in its last frame
+    wrong: int = 0  # wrong names, counted once a layout, in any of its frames
+    taken_down: int = 0  # face-down reports on a face-up card (last frame): an exposed card missed
+    downs: int = 0
+    downs_found: int = 0
+    downs_reported: int = 0
+    seconds: float = 0.0
+
+
+def score_real_frames(detector: Detector, crops: list[tuple[Card, np.ndarray]], rng: np.random.Generator,
+                      layouts: int, frames_each: int, card_height: float = 160.0, noise_seed: int = 0) -> FramesTally:
+    """Composed real frames (:func:`compose_real_frame`) through a camera's ``detector``, each
+    layout lying still for ``frames_each`` frames with fresh sensor noise in each, as a camera
+    films a table between two changes: its change gate reads that many frames in full (the
+    tracker's window), and a camera's detector takes a few closer looks a frame, remembered while
+    a card lies still. One detector for all layouts, as one camera over one table. The layouts
+    come from ``rng`` alone (the same as one frame a layout gives), the noise from ``noise_seed``."""
+    t = FramesTally()
+    noise_rng = np.random.default_rng(noise_seed)
+    for _ in range(layouts):
+        frame, truth = compose_real_frame(crops, rng, card_height=card_height)
+        cards = {c for c, _ in truth if c is not None}
+        wrong: set[Card] = set()
+        found: list[CardFound] = []
+        for k in range(frames_each):
+            noisy = np.clip(frame + noise_rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+            t0 = time.perf_counter()
+            found = detector.detect(noisy)
+            t.seconds += time.perf_counter() - t0
+            got = {f.card for f in found if f.card is not None}
+            wrong |= got - cards
+            if k == 0:
+                t.named_first += len(cards & got)
+        t.layouts += 1
+        t.frames += frames_each
+        t.face_up += len(cards)
+        t.named += len(cards & {f.card for f in found if f.card is not None})
+        t.wrong += len(wrong)
+        reported_down = [f.centre for f in found if not f.face_up]
+        t.downs_reported += len(reported_down)
+        for card, centre in truth:
+            if card is None:
+                t.downs += 1
+                t.downs_found += any(math.dist(centre, d) < 100 for d in reported_down)
+        # A face-down report whose nearest card lies face up, within half a card: that card is missed.
+        for d in reported_down:
+            card, centre = min(truth, key=lambda tc: math.dist(tc[1], d))
+            t.taken_down += card is not None and math.dist(centre, d) < 0.5 * card_height
+    return t
