@@ -8,8 +8,8 @@ own outline (``evaluate.card_crops``). Layouts of 1280x720 lay eight of them on 
 (``evaluate.compose_real_frame``): singles and fanned overlapping pairs, some turned face down
 (a drawn back), with the simulator's camera faults. Each layout lies still for ``--frames-each``
 frames (fresh sensor noise in each; by default the frames the change gate reads in full after a
-change), read by the camera's :class:`~dealer_pi.vision.detect.Detector` as the vision pipeline
-builds it: one size, dark print only, the glyph size followed from frame to frame, a few closer
+change), read by the camera's detector as the vision pipeline builds it
+(``pipeline.camera_detector``): one size, dark print only, the glyph size followed from frame to frame, a few closer
 looks a frame at unnamed cards (``evaluate.score_real_frames``). Scored per layout:
 
 * face up: named right in the layout's last frame (and in its first), named wrong in any of its
@@ -39,7 +39,7 @@ import numpy as np  # noqa: E402
 
 from dealer_pi.vision import evaluate as ev  # noqa: E402
 from dealer_pi.vision.change import FRESH  # noqa: E402
-from dealer_pi.vision.detect import Detector  # noqa: E402
+from dealer_pi.vision.pipeline import camera_detector  # noqa: E402
 from dealer_pi.vision.recogniser import Recogniser, still_recogniser  # noqa: E402
 
 
@@ -58,9 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     every = ev.photos(args.root, args.prefix)
     crops = ev.card_crops(every[1::2], names)
     enrolment = ev.enrol_from(still_recogniser(), every[0::2], names) if args.enrol else None
-    # The camera's detector, as the vision pipeline builds it: the glyph size followed from frame
-    # to frame, print read on card stock, closer looks at unnamed cards.
-    det = Detector(Recogniser(enrolment=enrolment), follow_scale=True)
+    det = camera_detector(Recogniser(enrolment=enrolment))
     t = ev.score_real_frames(det, crops, np.random.default_rng(args.seed), args.frames, args.frames_each, args.card_height)
     print(f"{len(crops)} cards cut from {len(every[1::2])} odd-numbered photos{' (' + args.prefix + '*)' if args.prefix else ''}; "
           f"{t.layouts} layouts 1280x720, {args.frames_each} frames each, cards {args.card_height:.0f} px tall"

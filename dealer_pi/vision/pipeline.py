@@ -97,6 +97,13 @@ class PixelZones:
         return best
 
 
+def camera_detector(recogniser: Recogniser | None = None, card_height_px: float = 0.0) -> Detector:
+    """The live camera's detector (``card_height_px``: 0, measured): it follows the glyph size from
+    frame to frame, reads print only on card stock, and takes closer looks at unnamed and doubted
+    cards, remembered while a card lies still. Every camera path and its evaluations read so."""
+    return Detector(recogniser, card_height_px=card_height_px, follow_scale=True)
+
+
 class VisionPipeline:
     def __init__(
         self,
@@ -112,7 +119,7 @@ class VisionPipeline:
         ``gate``: which frames are read in full (default: a :class:`ChangeGate` that reads in full
         every frame the tracker decides a new card on, so a still table is not read again and
         again and nothing the tracker reports changes)."""
-        self.detector = detector or Detector(follow_scale=True)
+        self.detector = detector or camera_detector()
         # No card length given: the markers give one, where the camera looks straight down.
         self.height_from_markers = not self.detector.card_height_px
         self.zones = zones
@@ -261,6 +268,6 @@ def pipeline_from_config(
     layout = load_layout(path(camera.layout_file)) if camera.layout_file else default_layout(seats)
     enrolment = Enrolment.load(path(camera.enrolment_file)) if camera.enrolment_file else None
     recogniser = Recogniser(enrolment=enrolment, min_confidence=camera.min_confidence)
-    detector = Detector(recogniser, card_height_px=camera.card_height_px, follow_scale=True)
+    detector = camera_detector(recogniser, camera.card_height_px)
     stage = LatestFrameStage(camera.queue_size)
     return VisionPipeline(detector, zones=zones, layout=None if zones is not None else layout), stage

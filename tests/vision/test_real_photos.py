@@ -15,6 +15,7 @@ import pytest
 from dealer_pi.vision import evaluate as ev
 from dealer_pi.vision.change import FRESH
 from dealer_pi.vision.detect import Detector
+from dealer_pi.vision.pipeline import camera_detector
 from dealer_pi.vision.recogniser import Recogniser, still_recogniser
 
 
@@ -61,7 +62,7 @@ def test_overhead_frames_from_real_card_crops(data, enrolled):
     names, subsets = data
     crops = ev.card_crops(subsets["crops"], names)
     assert len(crops) >= 30
-    det = Detector(Recogniser(enrolment=enrolled), follow_scale=True)
+    det = camera_detector(Recogniser(enrolment=enrolled))
     t = ev.score_real_frames(det, crops, np.random.default_rng(3), layouts=4, frames_each=FRESH)
     assert t.named / t.face_up >= CROPS_RECALL, t
     assert t.wrong <= CROPS_WRONG, t
