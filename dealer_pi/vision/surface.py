@@ -19,7 +19,7 @@ import numpy as np
 
 from .calibration import Calibration
 from .closer import STILL_LOOKS
-from .detect import CardFound, Detector, middle, middle_colour, not_felt
+from .detect import FELT_NEAR, CardFound, Detector, felt_distance, middle, middle_colour, not_felt
 from .recogniser import Enrolment, IndexModel, Recogniser, still_recogniser
 from .regions import RegionClassifier
 
@@ -33,19 +33,22 @@ CARD_ASPECT = 63 / 88
 MARGIN_MM = 40.0  # a card at the rail may overhang the markers' line a little
 
 
-def table_mask(bgr: np.ndarray, card_px: float = 0.0) -> np.ndarray | None:
+def table_mask(bgr: np.ndarray, card_px: float = 0.0, cards_bgr: np.ndarray | None = None) -> np.ndarray | None:
     """255 on the table, at the picture's size; None where no table stands out from the rest.
 
     ``card_px``: a card's length, when known (else a guess from the picture's size). The table
     is the cloth with everything it encloses (the cards lying on it), with what the picture's
     edge cuts off too when that is no bigger than a few cards (a card at the edge of the picture),
     and with the notches that cards against the rail cut into its outline; what is bigger and
-    reaches the edge is the floor.
+    reaches the edge is the floor. ``cards_bgr``: the named cards' own colour (see
+    :func:`cards_colour`), when known.
     """
     h, w = bgr.shape[:2]
     colour = middle_colour(bgr)
     if colour is None:
         return None  # white card stock in the middle: a close-up of cards, not a table
+    if cards_bgr is not None and _colour_distance(cards_bgr, colour) <= FELT_NEAR:
+        return None  # the named cards' own colour: a close-up of a black-faced deck, not a table
     cloth = cv2.bitwise_not(not_felt(bgr, colour))
     sh, sw = max(1, h // 4), max(1, w // 4)
     small = cv2.resize(cloth, (sw, sh), interpolation=cv2.INTER_NEAREST)
@@ -72,6 +75,26 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0) -> np.ndarray | None:
     if share >= ALL_TABLE_SHARE or cv2.countNonZero(table) < TABLE_CARDS * card_area:
         return None  # all table; or a "table" a few cards big: a close-up's card, not a table
     return cv2.resize(table, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def cards_colour(bgr: np.ndarray, cards: Sequence[CardFound]) -> np.ndarray | None:
+    """The named face-up cards' own colour: the middle colour of the pixels inside their outlines
+    (their stock, which covers most of a card); None where no card is named. A close-up of a
+    black-faced deck on a white desk shows the cards' black in its middle, and a named card lying
+    apart from the others was left off the "table" of black (the odd real photo IMG_7734's 3 of
+    diamonds, read at 0.99)."""
+    named = [f for f in cards if f.card is not None and f.face_up and len(f.corners) >= 3]
+    if not named:
+        return None
+    mask = np.zeros(bgr.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.array(f.corners, np.int32) for f in named], 255)
+    pixels = bgr[mask > 0]
+    return np.median(pixels[:: max(1, len(pixels) // 4096)], axis=0).astype(np.float32) if len(pixels) else None
+
+
+def _colour_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """How far two colours (BGR) lie apart, as :func:`.detect.felt_distance` measures it."""
+    return float(felt_distance(a.reshape(1, 1, 3).astype(np.uint8), b)[0, 0])
 
 
 def close_round(mask: np.ndarray, radius: float) -> np.ndarray:
@@ -130,7 +153,7 @@ def still_cards(cards: Sequence[CardFound], bgr: np.ndarray, cal: Calibration | 
     the table the picture shows."""
     if cal is not None:
         return within_markers(cards, cal)
-    return on_table(cards, table_mask(bgr, card_length(cards)))
+    return on_table(cards, table_mask(bgr, card_length(cards), cards_colour(bgr, cards)))
 
 
 def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0.9, model: IndexModel | None = None,
