@@ -24,6 +24,11 @@ The closer look: detection as shipped, which reads each unnamed face-up card aga
 (a few a frame, each remembered while the card lies still), against the same detection without
 it (``Detector(closer_looks=0)``), frame by frame in turn.
 
+A shadow: detection as shipped, which first looks for a shadow on the table to lift (a share of
+the felt's light measured on the felt itself), against the same detection without the look
+(``Detector(shadows=False)``), frame by frame in turn; the frames have no shadow, so the cards must
+be the same.
+
 The suit glyphs: detection as shipped, which warps a pair's suit glyph only where its rank may
 make a read, against the same detection warping every proposed pair's, frame by frame in turn.
 
@@ -129,6 +134,7 @@ def main() -> int:
     option_cost(frames, "pips' check", pips=False)
     option_cost(frames, "second look at unsure black suits", second_look=False)
     closer_cost(frames)
+    shadow_cost(frames)
     suit_warp_cost(frames)
     network_cost(frames)
     return 0
@@ -183,6 +189,19 @@ def closer_cost(frames: list[np.ndarray]) -> None:
     print(f"closer look at unnamed face-up cards: detection {statistics.median(on):.1f} ms/frame against {statistics.median(off):.1f} "
           f"without it: ratio {statistics.median(on) / statistics.median(off):.2f}x; cards named {sum(named[:len(frames)])} against "
           f"{sum(named[len(frames):])}; {looks} looks in {2 * len(frames) + 1} frames")
+
+
+def shadow_cost(frames: list[np.ndarray]) -> None:
+    """Detection as shipped, which first looks for a shadow on the table to lift (none here),
+    against the same detection without that look, in turn; the cards found must be the same."""
+    shipped, plain = Detector(follow_scale=True), Detector(follow_scale=True, shadows=False)
+    for det in (shipped, plain):
+        det.detect(frames[0])  # the glyph size to follow
+    same = sum(repr(shipped.detect(fr)) == repr(plain.detect(fr)) for fr in frames)
+    on, off = timed_pair(shipped.detect, plain.detect, frames)
+    print(f"a shadow looked for: detection {statistics.median(on):.1f} ms/frame against {statistics.median(off):.1f} without "
+          f"the look: ratio {statistics.median(on) / statistics.median(off):.3f}x; frames with the same cards, to the last bit: "
+          f"{same} of {len(frames)}")
 
 
 class _EverySuitWarped(Recogniser):

@@ -36,7 +36,7 @@ import numpy as np  # noqa: E402
 from dealer_pi.engine.cards import Card  # noqa: E402
 from dealer_pi.engine.observations import CardSeen  # noqa: E402
 from dealer_pi.vision.pipeline import PixelZones, VisionPipeline, camera_detector  # noqa: E402
-from dealer_pi.vision.render import default_zone_centres, render_table_scene  # noqa: E402
+from dealer_pi.vision.render import default_zone_centres, render_table_scene, shadow  # noqa: E402
 
 TABLE = {
     "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "2h")],
@@ -44,19 +44,6 @@ TABLE = {
     "seat:5": [None, None],
     "burn": [None],
 }
-SHADOW_RADIUS = 95.0  # pixels: a card 130 px tall lies wholly inside
-SHADOW_EDGE = 25.0
-
-
-def shaded(frame: np.ndarray, centre: tuple[float, float], light: float) -> np.ndarray:
-    """``frame`` with a round shadow on ``centre``: ``light`` of the light inside, a soft edge."""
-    h, w = frame.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    beyond = np.clip((np.hypot(xx - centre[0], yy - centre[1]) - SHADOW_RADIUS) / SHADOW_EDGE, 0, 1)
-    factor = light + (1 - light) * beyond
-    return np.clip(frame.astype(np.float32) * factor[..., None], 0, 255).astype(np.uint8)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=10)
@@ -70,10 +57,9 @@ def main(argv: list[str] | None = None) -> int:
             sc = render_table_scene(TABLE, seed=scene)
             board = [p for p in sc.placements if p.card is not None and p.zone == "board"]
             target = board[scene % len(board)]
-            ih, iw = target.image.shape[:2]
-            c = target.h @ np.array([iw / 2, ih / 2, 1.0])
-            centre = (float(c[0] / c[2]), float(c[1] / c[2]))
-            dark = shaded(sc.frame, centre, light)
+            cx, cy = target.corners.mean(axis=0)
+            centre = (float(cx), float(cy))
+            dark = shadow(sc.frame, centre, light)
             pipe = VisionPipeline(camera_detector(), zones)
             rng = np.random.default_rng(scene)
             ts = 0

@@ -35,6 +35,7 @@ from .glyphs import felt_band, frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
                       without_knobs)
+from .shadow import lift_shadows
 
 
 T = TypeVar("T")
@@ -969,6 +970,7 @@ class Detector:
         find_patterned_backs: bool = False,
         closer_looks: int = LOOKS_PER_FRAME,
         still_looks: int = 0,
+        shadows: bool = True,
     ) -> None:
         """``follow_scale``: for a camera stream, look for print of the glyph size last read (much faster),
         and take no print of the felt's own colour for ink (:func:`.glyphs.ink_mask`). A still's
@@ -985,7 +987,9 @@ class Detector:
         ``closer_looks``: in a camera stream, how many face-up cards a frame reads again at double
         size, unnamed ones and the names a small index is misread as (:mod:`.closer`); 0 only to
         measure what that costs. ``still_looks``: the same for a still (not ``follow_scale``), at
-        the middle size of the indices it names: how many of its cards it reads again (0: none)."""
+        the middle size of the indices it names: how many of its cards it reads again (0: none).
+        ``shadows``: in a camera stream, lift a shadow on the table before reading the frame
+        (:mod:`.shadow`); False only to measure what that costs."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -1008,6 +1012,7 @@ class Detector:
         self._bars: collections.OrderedDict[bytes, np.ndarray | None] = collections.OrderedDict()
         # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
+        self.shadows = follow_scale and shadows
         self.last_felt: np.ndarray | None = None  # the last frame's table colour
         # Where the frame shows what is no card (the table's calibration markers, white squares
         # of print like an unnamed face): image outlines, set by the camera's calibration.
@@ -1019,6 +1024,9 @@ class Detector:
         self.lone_px = 0.0
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
+        if self.shadows:
+            # A camera films an arm's shadow over the table; a still's light is as the photo was taken.
+            bgr = lift_shadows(bgr, self.felt if self.felt is not None else felt_colour(bgr))
         cards, parts = self.survey(bgr)
         cards = [c for c in cards + self._cards_of(bgr, parts) if not self._not_a_card(c)]
         look_px = self.glyph_px or self.lone_px or self.still_px

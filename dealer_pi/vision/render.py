@@ -132,6 +132,16 @@ def camera_faults(frame: np.ndarray, rng: np.random.Generator, strength: float =
     return np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
 
 
+def shadow(frame: np.ndarray, centre: tuple[float, float], light: float, radius: float = 95.0, edge: float = 25.0) -> np.ndarray:
+    """``frame`` with a round shadow on ``centre`` (an arm or a rack held over the table): ``light``
+    of the light left inside ``radius`` pixels, rising to all of it over ``edge`` pixels beyond."""
+    h, w = frame.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    beyond = np.clip((np.hypot(xx - centre[0], yy - centre[1]) - radius) / edge, 0, 1)
+    factor = light + (1 - light) * beyond
+    return np.clip(frame.astype(np.float32) * factor[..., None], 0, 255).astype(np.uint8)
+
+
 def default_zone_centres(width: int, height: int, seats: int = 9) -> dict[str, tuple[float, float]]:
     """Where zones sit in a frame when no calibration is given: board in the middle, seats round an ellipse."""
     cx, cy = width / 2, height / 2
