@@ -191,17 +191,23 @@ def closer_cost(frames: list[np.ndarray]) -> None:
           f"{sum(named[len(frames):])}; {looks} looks in {2 * len(frames) + 1} frames")
 
 
+def same_cards_cost(frames: list[np.ndarray], what: str, against: str, shipped: Detector, other: Detector) -> None:
+    """Detection as shipped against ``other``, the same detection with one step done another way,
+    taking turns frame by frame; the cards found must be the same, to the last bit."""
+    for det in (shipped, other):
+        det.detect(frames[0])  # the glyph size to follow
+    same = sum(repr(shipped.detect(fr)) == repr(other.detect(fr)) for fr in frames)
+    on, off = timed_pair(shipped.detect, other.detect, frames)
+    print(f"{what}: detection {statistics.median(on):.1f} ms/frame against {statistics.median(off):.1f} {against}: "
+          f"ratio {statistics.median(on) / statistics.median(off):.3f}x; frames with the same cards, to the last bit: "
+          f"{same} of {len(frames)}")
+
+
 def shadow_cost(frames: list[np.ndarray]) -> None:
     """Detection as shipped, which first looks for a shadow on the table to lift (none here),
-    against the same detection without that look, in turn; the cards found must be the same."""
-    shipped, plain = Detector(follow_scale=True), Detector(follow_scale=True, shadows=False)
-    for det in (shipped, plain):
-        det.detect(frames[0])  # the glyph size to follow
-    same = sum(repr(shipped.detect(fr)) == repr(plain.detect(fr)) for fr in frames)
-    on, off = timed_pair(shipped.detect, plain.detect, frames)
-    print(f"a shadow looked for: detection {statistics.median(on):.1f} ms/frame against {statistics.median(off):.1f} without "
-          f"the look: ratio {statistics.median(on) / statistics.median(off):.3f}x; frames with the same cards, to the last bit: "
-          f"{same} of {len(frames)}")
+    against the same detection without that look."""
+    same_cards_cost(frames, "a shadow looked for", "without the look",
+                    Detector(follow_scale=True), Detector(follow_scale=True, shadows=False))
 
 
 class _EverySuitWarped(Recogniser):
@@ -213,15 +219,9 @@ class _EverySuitWarped(Recogniser):
 
 def suit_warp_cost(frames: list[np.ndarray]) -> None:
     """Detection as shipped (a suit glyph warped only where its rank may make a read) against the
-    same detection warping every pair's suit glyph, taking turns; the cards found must be the same."""
-    lazy, every = Detector(follow_scale=True), Detector(_EverySuitWarped(), follow_scale=True)
-    for det in (lazy, every):
-        det.detect(frames[0])  # the glyph size to follow
-    same = sum(repr(lazy.detect(fr)) == repr(every.detect(fr)) for fr in frames)
-    on, off = timed_pair(lazy.detect, every.detect, frames)
-    print(f"suit glyphs warped only where read: detection {statistics.median(on):.1f} ms/frame against "
-          f"{statistics.median(off):.1f} warping every pair's: ratio {statistics.median(on) / statistics.median(off):.2f}x; "
-          f"frames with the same cards, to the last bit: {same} of {len(frames)}")
+    same detection warping every pair's suit glyph."""
+    same_cards_cost(frames, "suit glyphs warped only where read", "warping every pair's",
+                    Detector(follow_scale=True), Detector(_EverySuitWarped(), follow_scale=True))
 
 
 def camera_stream(seconds: int, fps: int = 15) -> None:
