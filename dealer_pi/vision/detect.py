@@ -1024,10 +1024,13 @@ class Detector:
         self.lone_px = 0.0
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
+        quartered, felt = quarter(bgr), self._felt(bgr)
         if self.shadows:
             # A camera films an arm's shadow over the table; a still's light is as the photo was taken.
-            bgr = lift_shadows(bgr, self.felt if self.felt is not None else felt_colour(bgr))
-        cards, parts = self.survey(bgr)
+            lifted = lift_shadows(bgr, felt, quartered)
+            if lifted is not bgr:
+                bgr, quartered, felt = lifted, quarter(lifted), self._felt(lifted)
+        cards, parts = self.survey(bgr, quartered, felt)
         cards = [c for c in cards + self._cards_of(bgr, parts) if not self._not_a_card(c)]
         look_px = self.glyph_px or self.lone_px or self.still_px
         # A still has no frames before it: its looks are its own.
@@ -1066,15 +1069,21 @@ class Detector:
         under :data:`INDEX_SIZE_AT_MOST` times the size followed; in a still, any size."""
         return not (self.follow_scale and self.glyph_px > 0 and r.size > INDEX_SIZE_AT_MOST * self.glyph_px)
 
-    def survey(self, bgr: np.ndarray) -> tuple[list[CardFound], list[Part]]:
-        """The cards the index reads find, and the parts of the region that they do not explain."""
+    def _felt(self, bgr: np.ndarray) -> np.ndarray:
+        """The table's colour: the one configured, else as the picture shows it."""
         if self.felt is not None:
-            felt = self.felt
-        else:
-            felt = table_colour(bgr) if self.table_in_middle else felt_colour(bgr)
+            return self.felt
+        return table_colour(bgr) if self.table_in_middle else felt_colour(bgr)
+
+    def survey(self, bgr: np.ndarray, quartered: np.ndarray | None = None,
+               felt: np.ndarray | None = None) -> tuple[list[CardFound], list[Part]]:
+        """The cards the index reads find, and the parts of the region that they do not explain
+        (``quartered``: :func:`.glyphs.quarter` of ``bgr``, ``felt``: :meth:`_felt` of it, where
+        the caller has them already)."""
+        felt = self._felt(bgr) if felt is None else felt
         self.last_felt = felt
         use_regions = is_felt_like(felt)
-        quartered = quarter(bgr)
+        quartered = quarter(bgr) if quartered is None else quartered
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
         backs_within = None
         if region is not None and self.find_patterned_backs:

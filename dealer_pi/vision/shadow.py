@@ -17,6 +17,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .glyphs import quarter
+
 # A pixel is of the felt's colour when its share of each of blue, green and red lies within this
 # much of the felt's (summed): a shadow changes how bright the felt is, not those shares.
 CHROMA_NEAR = 0.06
@@ -27,14 +29,17 @@ FELT_SHARE = 0.3  # the frame's felt-coloured share at least, for the felt to me
 REACH = 0.12  # the blur's size, as a share of the frame's shorter side (a card's width or so)
 
 
-def lift_shadows(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
+def lift_shadows(bgr: np.ndarray, felt: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
     """``bgr`` with the shadows on its table lifted (the same array where there are none);
-    ``felt``: the table's colour (BGR). The light is measured at an eighth of the frame's size:
-    it changes over a hand's width, not a pixel's."""
+    ``felt``: the table's colour (BGR); ``quartered``: :func:`.glyphs.quarter` of ``bgr``, where
+    the caller has it already. The light is measured at an eighth of the frame's size: it changes
+    over a hand's width, not a pixel's."""
     if bgr.ndim != 3:
         return bgr  # a grey picture: no felt's colour to find the felt by
     h, w = bgr.shape[:2]
-    small = cv2.resize(bgr, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA).astype(np.float32)
+    quartered = quarter(bgr) if quartered is None else quartered
+    qh, qw = quartered.shape[:2]
+    small = cv2.resize(quartered, (max(1, qw // 2), max(1, qh // 2)), interpolation=cv2.INTER_AREA).astype(np.float32)
     f = np.asarray(felt, np.float32).reshape(3)
     share = f / (float(f.sum()) + 1.0)
     total = cv2.transform(small, np.ones((1, 3), np.float32)) + 1.0
