@@ -31,6 +31,7 @@ from dealer_pi.engine.cards import Card, misread_as
 from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
+from .exposure import brighten
 from .glyphs import felt_band, frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
@@ -1024,7 +1025,15 @@ class Detector:
         self.lone_px = 0.0
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
-        quartered, felt = quarter(bgr), self._felt(bgr)
+        quartered = quarter(bgr)
+        if self.follow_scale:
+            # A camera left at a fixed exposure films a dim room dark; a still's light is as the
+            # photo was taken, and brightened, a close-up's black cloth and its specks of noise
+            # were read as a field of backs.
+            exposed = brighten(bgr, quartered)
+            if exposed is not bgr:
+                bgr, quartered = exposed, quarter(exposed)
+        felt = self._felt(bgr)
         if self.shadows:
             # A camera films an arm's shadow over the table; a still's light is as the photo was taken.
             lifted = lift_shadows(bgr, felt, quartered)
