@@ -1,12 +1,16 @@
-"""A dim table: what the camera makes of a whole frame taken with too little light.
+"""A dim or tinted table: what the camera makes of a whole frame taken with too little light, or
+under a coloured lamp.
 
     PYTHONPATH=. python models/eval_dim.py [--scenes 10] [--light 1.0 0.5 0.45 0.4 0.35 0.25 0.15]
+        [--tint none warm tungsten cool green]
 
 A camera set to a fixed exposure in a dim card room films every frame darker than the rules were
 measured on. Each scene is the simulated table (1280x720: a board of five, a seat's face-up pair,
 a seat's pair and the burn face down), every pixel at ``--light`` of its light. The camera's
 pipeline (:func:`~dealer_pi.vision.pipeline.camera_detector`, zones, tracker, change gate) films
-12 frames of it, sensor noise in each. Scored per light, over what the tracker reported:
+12 frames of it, sensor noise in each. Then, in full light, each ``--tint``: blue, green and red
+scaled as a lamp of that colour would (:data:`TINTS`). Scored per light and tint, over what the
+tracker reported:
 
 * face-up cards named right (of 7 a scene), and names of cards that are not on the table;
 * face-down cards reported (of 3 a scene);
@@ -43,6 +47,14 @@ TABLE = {
 FACE_UP = [c for cards in TABLE.values() for c in cards if c is not None]
 FACE_DOWN = sum(c is None for cards in TABLE.values() for c in cards)
 FRAMES = 12
+# Blue, green and red, as shares of the light a white lamp gives.
+TINTS = {
+    "none": (1.0, 1.0, 1.0),
+    "warm": (0.7, 0.88, 1.0),  # a warm-white lamp
+    "tungsten": (0.55, 0.8, 1.0),  # a filament bulb
+    "cool": (1.0, 0.95, 0.8),  # a cold-white tube
+    "green": (0.85, 1.0, 0.85),  # light off green cloth and walls
+}
 
 
 def filmed(frame: np.ndarray, seed: int) -> tuple[list[CardSeen], VisionPipeline]:
@@ -57,29 +69,36 @@ def filmed(frame: np.ndarray, seed: int) -> tuple[list[CardSeen], VisionPipeline
     return seen, pipe
 
 
-def dimmed(frame: np.ndarray, light: float) -> np.ndarray:
-    """``frame`` with ``light`` of its light."""
-    return np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
+def dimmed(frame: np.ndarray, light: float, tint: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> np.ndarray:
+    """``frame`` with ``light`` of its light, each of blue, green and red scaled by ``tint``."""
+    return np.clip(frame.astype(np.float32) * light * np.asarray(tint, np.float32), 0, 255).astype(np.uint8)
+
+
+def scored(light: float, tint: tuple[float, float, float], scenes: int) -> str:
+    """What the tracker reported of ``scenes`` tables at ``light`` and ``tint``, against the truth."""
+    named = wrong = down = down_last = 0
+    for scene in range(scenes):
+        seen, pipe = filmed(dimmed(render_table_scene(TABLE, seed=scene).frame, light, tint), scene)
+        names = {o.card for o in seen if o.face_up and o.card is not None}
+        named += len(names & set(FACE_UP))
+        wrong += len(names - set(FACE_UP))
+        down += sum(not o.face_up for o in seen)
+        down_last += sum(not f.face_up for f in pipe.last_cards)
+    return (f"face up named {named} of {len(FACE_UP) * scenes}, {wrong} names of cards not there; face down reported "
+            f"{down} of {FACE_DOWN * scenes}, found in the last frame {down_last}")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=10)
-    ap.add_argument("--light", type=float, nargs="+", default=[1.0, 0.5, 0.45, 0.4, 0.35, 0.25, 0.15])
+    ap.add_argument("--light", type=float, nargs="*", default=[1.0, 0.5, 0.45, 0.4, 0.35, 0.25, 0.15])
+    ap.add_argument("--tint", nargs="*", choices=sorted(TINTS), default=list(TINTS))
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     for light in args.light:
-        named = wrong = down = down_last = 0
-        for scene in range(args.scenes):
-            seen, pipe = filmed(dimmed(render_table_scene(TABLE, seed=scene).frame, light), scene)
-            names = {o.card for o in seen if o.face_up and o.card is not None}
-            named += len(names & set(FACE_UP))
-            wrong += len(names - set(FACE_UP))
-            down += sum(not o.face_up for o in seen)
-            down_last += sum(not f.face_up for f in pipe.last_cards)
-        print(f"light {light:.2f}: face up named {named} of {len(FACE_UP) * args.scenes}, {wrong} names of cards not "
-              f"there; face down reported {down} of {FACE_DOWN * args.scenes}, found in the last frame {down_last}",
-              flush=True)
+        print(f"light {light:.2f}: {scored(light, TINTS['none'], args.scenes)}", flush=True)
+    for tint in args.tint:
+        print(f"tint {tint} {TINTS[tint]}: {scored(1.0, TINTS[tint], args.scenes)}", flush=True)
     return 0
 
 

@@ -31,7 +31,7 @@ from dealer_pi.engine.cards import Card, misread_as
 from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
-from .exposure import brighten
+from .exposure import exposed
 from .glyphs import felt_band, frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
@@ -1027,12 +1027,12 @@ class Detector:
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         quartered = quarter(bgr)
         if self.follow_scale:
-            # A camera left at a fixed exposure films a dim room dark; a still's light is as the
-            # photo was taken, and brightened, a close-up's black cloth and its specks of noise
-            # were read as a field of backs.
-            exposed = brighten(bgr, quartered)
-            if exposed is not bgr:
-                bgr, quartered = exposed, quarter(exposed)
+            # A camera left at a fixed exposure films a dim room dark, and a warm lamp tints it;
+            # a still's light is as the photo was taken, and brightened, a close-up's black cloth
+            # and its specks of noise were read as a field of backs.
+            lit = exposed(bgr, quartered)
+            if lit is not bgr:
+                bgr, quartered = lit, quarter(lit)
         felt = self._felt(bgr)
         if self.shadows:
             # A camera films an arm's shadow over the table; a still's light is as the photo was taken.

@@ -1,15 +1,22 @@
-"""A picture taken too dark, brightened before it is read.
+"""A camera frame taken too dark, or under a coloured lamp, made white and bright before it is read.
 
 The rules that tell felt, card stock, backs and hands apart measure colours on a picture exposed
 as a camera's automatic exposure leaves it: cloth is felt from a brightness of 40, a hand from
-70. A camera set to a fixed exposure in a dim card room, or a photo taken at dusk, leaves the
-whole table under those bars. On the simulated table at a third of the light the felt was no
+70. A camera set to a fixed exposure in a dim card room leaves the whole table under those
+bars. On the simulated table at a third of the light the felt was no
 felt, no part of the table was looked at for backs, and every face-down card was lost
 (``models/eval_dim.py``). A picture whose brightest pixels are under :data:`DIM` is scaled so
 that they reach :data:`TARGET`; every other picture is read as it is. The brightest pixels are
 card stock wherever a card lies face up or a back's margin shows, and a well-lit empty table has
 none so bright, so its felt is only brightened where the light is far too low for anything to be
 read.
+
+A warm lamp colours the whole table the same way: under a tungsten bulb's light (blue at 0.55 of
+red, green at 0.8) a face's stock is peach, no card stock to the rules, and an exposed pair at a
+seat whose index lay under the other card was reported face down (3 false face-down cards in 20
+simulated tables). Where the brightest pixels' weakest channel is under :data:`CAST` of their
+strongest, and they do not lean from grey the way the whole frame does (the felt's highlights, on
+a table with no white on it), each channel is scaled to make them white.
 """
 
 from __future__ import annotations
@@ -26,6 +33,45 @@ BRIGHTEST = 99.9
 DIM = 100.0
 TARGET = 200.0
 MOST_GAIN = 6.0  # no more: a black picture (a covered lens) is noise, not a table
+# The brightest pixels' weakest channel under this share of their strongest: a coloured light. In
+# the simulator's frames, full light to a third of it, the share is 0.93 or more.
+CAST = 0.8
+# ... unless they lean from grey the way the whole frame does (the cosine of the two leanings, as
+# shares of blue, green and red, at least this): the felt's own highlights, on a table with nothing
+# white on it, paler than the felt where the glare falls (the simulator's empty tables: 0.93 to 0.99;
+# card stock under a filament bulb on green felt, 0.2).
+SAME_HUE = 0.9
+
+
+def exposed(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
+    """``bgr`` white-balanced where a coloured light tints its white (:func:`balance`), then
+    brightened where it is too dark (:func:`brighten`); the same array where neither is needed.
+    ``quartered``: :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
+    quartered = quarter(bgr) if quartered is None else quartered
+    balanced = balance(bgr, quartered)
+    if balanced is not bgr:
+        bgr, quartered = balanced, quarter(balanced)
+    return brighten(bgr, quartered)
+
+
+def balance(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
+    """``bgr`` with each channel scaled so that its brightest pixels are white, where a coloured
+    light tints them (:data:`CAST`, :data:`SAME_HUE`); otherwise the same array."""
+    if bgr.ndim != 3:
+        return bgr
+    quartered = quarter(bgr) if quartered is None else quartered
+    brightest = _brightest_channel(quartered)
+    top = _level(brightest)
+    white = np.asarray(cv2.mean(quartered, mask=(brightest >= top).astype(np.uint8))[:3], np.float64)
+    if white.min() >= CAST * white.max():
+        return bgr
+    whole = np.asarray(cv2.mean(quartered)[:3], np.float64)
+    lean, whole_lean = white / white.sum() - 1.0 / 3.0, whole / max(whole.sum(), 1.0) - 1.0 / 3.0
+    if float(lean @ whole_lean) >= SAME_HUE * float(np.linalg.norm(lean) * np.linalg.norm(whole_lean)):
+        return bgr
+    gains = white.max() / np.maximum(white, 1.0)
+    balanced: np.ndarray = cv2.multiply(bgr, cv2.merge([np.full(bgr.shape[:2], g, np.float32) for g in gains]), dtype=cv2.CV_8U)
+    return balanced
 
 
 def brighten(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
@@ -33,7 +79,7 @@ def brighten(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray
     :data:`DIM` (by :data:`MOST_GAIN` at most); otherwise the same array. ``quartered``:
     :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
     quartered = quarter(bgr) if quartered is None else quartered
-    top = _brightest(quartered)
+    top = _level(_brightest_channel(quartered))
     if top >= DIM:
         return bgr
     gain = min(MOST_GAIN, TARGET / max(top, 1.0))
@@ -41,13 +87,18 @@ def brighten(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray
     return scaled
 
 
-def _brightest(picture: np.ndarray) -> float:
-    """The :data:`BRIGHTEST` percentile of each pixel's brightest channel (grey levels, 8 bits),
-    by a histogram: a frame's sort would cost more than the rest of this look."""
-    if picture.ndim == 3:
-        b, g, r = cv2.split(picture)
-        picture = cv2.max(cv2.max(b, g), r)
-    counts = cv2.calcHist([picture], [0], None, [256], [0, 256]).ravel()
+def _brightest_channel(picture: np.ndarray) -> np.ndarray:
+    """Each pixel's brightest channel (the picture itself where it is grey)."""
+    if picture.ndim != 3:
+        return picture
+    b, g, r = cv2.split(picture)
+    out: np.ndarray = cv2.max(cv2.max(b, g), r)
+    return out
+
+
+def _level(grey: np.ndarray) -> float:
+    """The :data:`BRIGHTEST` percentile of ``grey`` (8 bits), by a histogram: a frame's sort would
+    cost more than the rest of this look."""
+    counts = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
     above = np.cumsum(counts[::-1])  # pixels at each level or brighter, from 255 down
-    level = 255 - int(np.searchsorted(above, (1.0 - BRIGHTEST / 100.0) * picture.size, side="right"))
-    return float(level)
+    return float(255 - int(np.searchsorted(above, (1.0 - BRIGHTEST / 100.0) * grey.size, side="right")))

@@ -7,7 +7,7 @@ import pytest
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.engine.observations import CardSeen
-from dealer_pi.vision.exposure import brighten
+from dealer_pi.vision.exposure import brighten, exposed
 from dealer_pi.vision.pipeline import PixelZones, VisionPipeline, camera_detector
 from dealer_pi.vision.render import default_zone_centres, render_table_scene
 
@@ -65,3 +65,20 @@ def test_DEAL_HOLE_COUNT_DEAL_BURN_a_table_filmed_dim_shows_its_face_down_cards_
         names = {o.card for o in dim if o.card is not None}
         assert names <= truth, (light, seed, names - truth)
         assert len(names) >= len({o.card for o in full if o.card is not None}) - 1, (light, seed, names)
+
+
+def test_DEAL_HOLE_EXPOSED_DEAL_FLOP_EXTRA_a_table_under_a_filament_bulb_shows_no_face_down_card_that_is_face_up():
+    # Under a filament bulb's light (blue at 0.55 of red, green at 0.8) a face's stock is peach:
+    # an exposed pair at a seat was reported face down (seed 7), and a board card once (seed 0).
+    for seed in (0, 7):
+        frame = render_table_scene(TABLE, seed=seed).frame
+        lamp = np.clip(frame.astype(np.float32) * np.array([0.55, 0.8, 1.0], np.float32), 0, 255).astype(np.uint8)
+        downs = sorted(str(o.zone) for o in seen(lamp, seed) if not o.face_up)
+        assert downs == ["burn", "seat:5", "seat:5"], (seed, downs)
+
+
+def test_a_tinted_table_with_no_white_on_it_keeps_its_colour():
+    # The empty felt's brightest pixels are the felt's own highlights: no lamp's colour to take off.
+    for seed in range(3):
+        frame = render_table_scene({}, seed=seed).frame
+        assert exposed(frame) is frame
