@@ -48,30 +48,20 @@ def exposed(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
     brightened where it is too dark (:func:`brighten`); the same array where neither is needed.
     ``quartered``: :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
     quartered = quarter(bgr) if quartered is None else quartered
-    balanced = balance(bgr, quartered)
+    brightest = _brightest_channel(quartered)
+    top = _level(brightest)
+    balanced = _balanced(bgr, quartered, brightest, top)
     if balanced is not bgr:
-        bgr, quartered = balanced, quarter(balanced)
-    return brighten(bgr, quartered)
+        bgr, top = balanced, _level(_brightest_channel(quarter(balanced)))
+    return _brightened(bgr, top)
 
 
 def balance(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
     """``bgr`` with each channel scaled so that its brightest pixels are white, where a coloured
     light tints them (:data:`CAST`, :data:`SAME_HUE`); otherwise the same array."""
-    if bgr.ndim != 3:
-        return bgr
     quartered = quarter(bgr) if quartered is None else quartered
     brightest = _brightest_channel(quartered)
-    top = _level(brightest)
-    white = np.asarray(cv2.mean(quartered, mask=(brightest >= top).astype(np.uint8))[:3], np.float64)
-    if white.min() >= CAST * white.max():
-        return bgr
-    whole = np.asarray(cv2.mean(quartered)[:3], np.float64)
-    lean, whole_lean = white / white.sum() - 1.0 / 3.0, whole / max(whole.sum(), 1.0) - 1.0 / 3.0
-    if float(lean @ whole_lean) >= SAME_HUE * float(np.linalg.norm(lean) * np.linalg.norm(whole_lean)):
-        return bgr
-    gains = white.max() / np.maximum(white, 1.0)
-    balanced: np.ndarray = cv2.multiply(bgr, cv2.merge([np.full(bgr.shape[:2], g, np.float32) for g in gains]), dtype=cv2.CV_8U)
-    return balanced
+    return _balanced(bgr, quartered, brightest, _level(brightest))
 
 
 def brighten(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
@@ -79,11 +69,29 @@ def brighten(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray
     :data:`DIM` (by :data:`MOST_GAIN` at most); otherwise the same array. ``quartered``:
     :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
     quartered = quarter(bgr) if quartered is None else quartered
-    top = _level(_brightest_channel(quartered))
+    return _brightened(bgr, _level(_brightest_channel(quartered)))
+
+
+def _balanced(bgr: np.ndarray, quartered: np.ndarray, brightest: np.ndarray, top: float) -> np.ndarray:
+    """:func:`balance`, given the quarter-size copy's brightest channel and its :func:`_level`."""
+    if bgr.ndim != 3:
+        return bgr
+    white = np.asarray(cv2.mean(quartered, mask=(brightest >= top).astype(np.uint8))[:3], np.float64)
+    if white.min() >= CAST * white.max():
+        return bgr
+    whole = np.asarray(cv2.mean(quartered)[:3], np.float64)
+    lean, whole_lean = white / white.sum() - 1.0 / 3.0, whole / max(whole.sum(), 1.0) - 1.0 / 3.0
+    if float(lean @ whole_lean) >= SAME_HUE * float(np.linalg.norm(lean) * np.linalg.norm(whole_lean)):
+        return bgr
+    balanced: np.ndarray = cv2.transform(bgr, np.diag(white.max() / np.maximum(white, 1.0)))  # saturates at 255
+    return balanced
+
+
+def _brightened(bgr: np.ndarray, top: float) -> np.ndarray:
+    """:func:`brighten`, given the level of the picture's brightest pixels."""
     if top >= DIM:
         return bgr
-    gain = min(MOST_GAIN, TARGET / max(top, 1.0))
-    scaled: np.ndarray = cv2.convertScaleAbs(bgr, alpha=gain)  # saturates at 255
+    scaled: np.ndarray = cv2.convertScaleAbs(bgr, alpha=min(MOST_GAIN, TARGET / max(top, 1.0)))  # saturates at 255
     return scaled
 
 
