@@ -31,21 +31,12 @@ from dealer_pi.threads import one_blas_thread  # noqa: E402
 one_blas_thread()
 
 import cv2  # noqa: E402
-import numpy as np  # noqa: E402
 
-from dealer_pi.engine.cards import Card  # noqa: E402
-from dealer_pi.engine.observations import CardSeen  # noqa: E402
-from dealer_pi.vision.pipeline import PixelZones, VisionPipeline, camera_detector  # noqa: E402
-from dealer_pi.vision.render import default_zone_centres, render_table_scene  # noqa: E402
+from dealer_pi.vision.lit_table import LIT_TABLE, filmed, lit  # noqa: E402
+from dealer_pi.vision.render import render_table_scene  # noqa: E402
 
-TABLE = {
-    "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "2h")],
-    "seat:1": [Card.parse("Qs"), Card.parse("Jh")],
-    "seat:5": [None, None],
-    "burn": [None],
-}
-FACE_UP = [c for cards in TABLE.values() for c in cards if c is not None]
-FACE_DOWN = sum(c is None for cards in TABLE.values() for c in cards)
+FACE_UP = [c for cards in LIT_TABLE.values() for c in cards if c is not None]
+FACE_DOWN = sum(c is None for cards in LIT_TABLE.values() for c in cards)
 FRAMES = 12
 # Blue, green and red, as shares of the light a white lamp gives.
 TINTS = {
@@ -57,33 +48,16 @@ TINTS = {
 }
 
 
-def filmed(frame: np.ndarray, seed: int) -> tuple[list[CardSeen], VisionPipeline]:
-    """The camera's pipeline over ``frame`` :data:`FRAMES` times, sensor noise in each: what the
-    tracker reported, and the pipeline (its last frame's cards)."""
-    pipe = VisionPipeline(camera_detector(), PixelZones(default_zone_centres(1280, 720), 200, 110))
-    rng = np.random.default_rng(seed)
-    seen: list[CardSeen] = []
-    for k in range(FRAMES):
-        noisy = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
-        seen += [o for o in pipe.process(66 * k, noisy) if isinstance(o, CardSeen)]
-    return seen, pipe
-
-
-def dimmed(frame: np.ndarray, light: float, tint: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> np.ndarray:
-    """``frame`` with ``light`` of its light, each of blue, green and red scaled by ``tint``."""
-    return np.clip(frame.astype(np.float32) * light * np.asarray(tint, np.float32), 0, 255).astype(np.uint8)
-
-
 def scored(light: float, tint: tuple[float, float, float], scenes: int) -> str:
     """What the tracker reported of ``scenes`` tables at ``light`` and ``tint``, against the truth."""
     named = wrong = down = down_last = 0
     for scene in range(scenes):
-        seen, pipe = filmed(dimmed(render_table_scene(TABLE, seed=scene).frame, light, tint), scene)
+        [(seen, last)] = filmed([(lit(render_table_scene(LIT_TABLE, seed=scene).frame, light, tint), FRAMES)], scene)
         names = {o.card for o in seen if o.face_up and o.card is not None}
         named += len(names & set(FACE_UP))
         wrong += len(names - set(FACE_UP))
         down += sum(not o.face_up for o in seen)
-        down_last += sum(not f.face_up for f in pipe.last_cards)
+        down_last += sum(not f.face_up for f in last)
     return (f"face up named {named} of {len(FACE_UP) * scenes}, {wrong} names of cards not there; face down reported "
             f"{down} of {FACE_DOWN * scenes}, found in the last frame {down_last}")
 

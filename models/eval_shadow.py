@@ -31,54 +31,36 @@ from dealer_pi.threads import one_blas_thread  # noqa: E402
 one_blas_thread()
 
 import cv2  # noqa: E402
-import numpy as np  # noqa: E402
 
-from dealer_pi.engine.cards import Card  # noqa: E402
-from dealer_pi.engine.observations import CardSeen  # noqa: E402
-from dealer_pi.vision.pipeline import PixelZones, VisionPipeline, camera_detector  # noqa: E402
-from dealer_pi.vision.render import default_zone_centres, render_table_scene, shadow  # noqa: E402
+from dealer_pi.vision.lit_table import LIT_TABLE, filmed  # noqa: E402
+from dealer_pi.vision.render import render_table_scene, shadow  # noqa: E402
 
-TABLE = {
-    "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "2h")],
-    "seat:1": [Card.parse("Qs"), Card.parse("Jh")],
-    "seat:5": [None, None],
-    "burn": [None],
-}
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=10)
     ap.add_argument("--light", type=float, nargs="+", default=[1.0, 0.85, 0.7, 0.6, 0.5, 0.4])
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    zones = PixelZones(default_zone_centres(1280, 720), 200, 110)
     for light in args.light:
         named = unnamed = down = missing = phantoms = 0
         for scene in range(args.scenes):
-            sc = render_table_scene(TABLE, seed=scene)
+            sc = render_table_scene(LIT_TABLE, seed=scene)
             board = [p for p in sc.placements if p.card is not None and p.zone == "board"]
             target = board[scene % len(board)]
             cx, cy = target.corners.mean(axis=0)
             centre = (float(cx), float(cy))
-            dark = shadow(sc.frame, centre, light)
-            pipe = VisionPipeline(camera_detector(), zones)
-            rng = np.random.default_rng(scene)
-            ts = 0
-            for phase, frame, n in (("before", sc.frame, 12), ("shadow", dark, 20), ("after", sc.frame, 12)):
-                for k in range(n):
-                    noisy = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
-                    for o in pipe.process(ts, noisy):
-                        phantoms += phase == "shadow" and isinstance(o, CardSeen) and not o.face_up
-                    ts += 66
-                    if phase == "shadow" and k == n - 1:
-                        near = [f for f in pipe.last_cards if math.dist(f.centre, centre) < 55]
-                        if any(not f.face_up for f in near):
-                            down += 1
-                        elif any(f.card == target.card for f in near):
-                            named += 1
-                        elif near:
-                            unnamed += 1
-                        else:
-                            missing += 1
+            _, (seen, under), _ = filmed([(sc.frame, 12), (shadow(sc.frame, centre, light), 20), (sc.frame, 12)], scene)
+            phantoms += sum(not o.face_up for o in seen)
+            near = [f for f in under if math.dist(f.centre, centre) < 55]
+            if any(not f.face_up for f in near):
+                down += 1
+            elif any(f.card == target.card for f in near):
+                named += 1
+            elif near:
+                unnamed += 1
+            else:
+                missing += 1
         print(f"light {light:.2f} under the shadow: the shaded card named {named}, face up unnamed {unnamed}, "
               f"face down {down}, not found {missing} (of {args.scenes}); face-down cards reported while the "
               f"shadow lay: {phantoms}", flush=True)

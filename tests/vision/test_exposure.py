@@ -5,32 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dealer_pi.engine.cards import Card
 from dealer_pi.engine.observations import CardSeen
 from dealer_pi.vision.exposure import brighten, exposed
-from dealer_pi.vision.pipeline import PixelZones, VisionPipeline, camera_detector
-from dealer_pi.vision.render import default_zone_centres, render_table_scene
-
-TABLE = {
-    "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "2h")],
-    "seat:1": [Card.parse("Qs"), Card.parse("Jh")],
-    "seat:5": [None, None],
-    "burn": [None],
-}
-
-
-def dimmed(frame: np.ndarray, light: float) -> np.ndarray:
-    return np.clip(frame.astype(np.float32) * light, 0, 255).astype(np.uint8)
+from dealer_pi.vision.lit_table import LIT_TABLE, filmed, lit
+from dealer_pi.vision.render import render_table_scene
 
 
 def seen(frame: np.ndarray, seed: int) -> list[CardSeen]:
-    """What the tracker reports of ``frame`` filmed 8 times, sensor noise in each."""
-    pipe = VisionPipeline(camera_detector(), PixelZones(default_zone_centres(1280, 720), 200, 110))
-    rng = np.random.default_rng(seed)
-    out: list[CardSeen] = []
-    for k in range(8):
-        noisy = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
-        out += [o for o in pipe.process(66 * k, noisy) if isinstance(o, CardSeen)]
+    """What the tracker reports of ``frame`` filmed 8 times."""
+    [(out, _)] = filmed([(frame, 8)], seed)
     return out
 
 
@@ -38,13 +21,13 @@ def test_a_picture_lit_as_a_camera_leaves_it_is_read_as_it_is():
     # Cards on the table, or none (the empty felt is the darkest a well-lit table gets), and at
     # half the light, which the rules read as in full light.
     for seed in range(4):
-        for table, light in ((TABLE, 1.0), ({}, 1.0), (TABLE, 0.5)):
-            frame = dimmed(render_table_scene(table, seed=seed).frame, light)
+        for table, light in ((LIT_TABLE, 1.0), ({}, 1.0), (LIT_TABLE, 0.5)):
+            frame = lit(render_table_scene(table, seed=seed).frame, light)
             assert brighten(frame) is frame, (seed, table, light)
 
 
 def test_a_dim_picture_is_brightened_to_a_cards_white_and_a_black_one_only_so_far():
-    frame = dimmed(render_table_scene(TABLE, seed=3).frame, 0.3)
+    frame = lit(render_table_scene(LIT_TABLE, seed=3).frame, 0.3)
     lifted = brighten(frame)
     assert 180 <= np.percentile(lifted.max(axis=2), 99.9) <= 230
     black = np.full((720, 1280, 3), 4, np.uint8)  # a covered lens: noise, not a table
@@ -55,10 +38,10 @@ def test_a_dim_picture_is_brightened_to_a_cards_white_and_a_black_one_only_so_fa
 def test_DEAL_HOLE_COUNT_DEAL_BURN_a_table_filmed_dim_shows_its_face_down_cards_and_names_its_face_up_ones(light):
     # At a third of the light the felt was no felt: no part of the table was looked at for backs,
     # and the seat's face-down pair and the burn were never reported.
-    truth = {c for cards in TABLE.values() for c in cards if c is not None}
+    truth = {c for cards in LIT_TABLE.values() for c in cards if c is not None}
     for seed in (1, 2):
-        frame = render_table_scene(TABLE, seed=seed).frame
-        full, dim = seen(frame, seed), seen(dimmed(frame, light), seed)
+        frame = render_table_scene(LIT_TABLE, seed=seed).frame
+        full, dim = seen(frame, seed), seen(lit(frame, light), seed)
         downs = [o for o in dim if not o.face_up]
         assert sorted(str(o.zone) for o in downs) == sorted(str(o.zone) for o in full if not o.face_up), (light, seed, downs)
         assert len(downs) == 3, (light, seed, downs)
@@ -71,8 +54,8 @@ def test_DEAL_HOLE_EXPOSED_DEAL_FLOP_EXTRA_a_table_under_a_filament_bulb_shows_n
     # Under a filament bulb's light (blue at 0.55 of red, green at 0.8) a face's stock is peach:
     # an exposed pair at a seat was reported face down (seed 7), and a board card once (seed 0).
     for seed in (0, 7):
-        frame = render_table_scene(TABLE, seed=seed).frame
-        lamp = np.clip(frame.astype(np.float32) * np.array([0.55, 0.8, 1.0], np.float32), 0, 255).astype(np.uint8)
+        frame = render_table_scene(LIT_TABLE, seed=seed).frame
+        lamp = lit(frame, 1.0, (0.55, 0.8, 1.0))
         downs = sorted(str(o.zone) for o in seen(lamp, seed) if not o.face_up)
         assert downs == ["burn", "seat:5", "seat:5"], (seed, downs)
 

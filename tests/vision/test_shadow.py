@@ -7,42 +7,15 @@ import math
 import numpy as np
 import pytest
 
-from dealer_pi.engine.cards import Card
-from dealer_pi.engine.observations import CardSeen
-from dealer_pi.vision.detect import CardFound
-from dealer_pi.vision.pipeline import PixelZones, VisionPipeline, camera_detector
-from dealer_pi.vision.render import default_zone_centres, render_table_scene, shadow
+from dealer_pi.vision.lit_table import LIT_TABLE, filmed
+from dealer_pi.vision.render import render_table_scene, shadow
 from dealer_pi.vision.shadow import lift_shadows
-
-TABLE = {
-    "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "2h")],
-    "seat:1": [Card.parse("Qs"), Card.parse("Jh")],
-    "seat:5": [None, None],
-    "burn": [None],
-}
-
-
-def filmed(frames: list[tuple[np.ndarray, int]], seed: int) -> list[tuple[list[CardSeen], list[CardFound]]]:
-    """The camera's pipeline over each frame the given number of times, sensor noise in each: for
-    each stretch, the face-down cards it reported newly, and the cards of its last frame."""
-    pipe = VisionPipeline(camera_detector(), PixelZones(default_zone_centres(1280, 720), 200, 110))
-    rng = np.random.default_rng(seed)
-    ts = 0
-    out: list[tuple[list[CardSeen], list[CardFound]]] = []
-    for frame, n in frames:
-        downs: list[CardSeen] = []
-        for _ in range(n):
-            noisy = np.clip(frame + rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
-            downs += [o for o in pipe.process(ts, noisy) if isinstance(o, CardSeen) and not o.face_up]
-            ts += 66
-        out.append((downs, list(pipe.last_cards)))
-    return out
 
 
 def test_a_frame_without_a_shadow_is_read_as_it_is():
     # Light falling off across the table and a glare (the simulator's camera faults) are no shadow.
     for seed in range(4):
-        frame = render_table_scene(TABLE, seed=seed).frame
+        frame = render_table_scene(LIT_TABLE, seed=seed).frame
         assert lift_shadows(frame, np.median(frame[::8, ::8].reshape(-1, 3), axis=0)) is frame
 
 
@@ -51,12 +24,13 @@ def test_DEAL_FLOP_EXTRA_DEAL_HOLE_EXPOSED_a_face_up_card_under_a_shadow_stays_n
     # A board card under an arm's shadow was read as two face-down cards (a board with cards too
     # many); a face-up hole card under one, as face down (an exposed card missed).
     for seed in (1, 2):
-        sc = render_table_scene(TABLE, seed=seed)
+        sc = render_table_scene(LIT_TABLE, seed=seed)
         faces = [p for p in sc.placements if p.card is not None and p.zone == zone]
         target = faces[-1] if zone.startswith("seat") else faces[seed]  # a pair's upper card shows its index
         cx, cy = target.corners.mean(axis=0)
         centre = (float(cx), float(cy))
-        (_, before), (downs, under) = filmed([(sc.frame, 12), (shadow(sc.frame, centre, light), 20)], seed)
+        (_, before), (seen, under) = filmed([(sc.frame, 12), (shadow(sc.frame, centre, light), 20)], seed)
+        downs = [o for o in seen if not o.face_up]
         named = {f.card for f in before if f.card is not None and math.dist(f.centre, centre) < 55}
         assert target.card in named  # the card the shadow falls on, named in full light
         assert downs == [], (zone, light, seed, downs)
