@@ -1,16 +1,16 @@
-"""A dim or tinted table: what the camera makes of a whole frame taken with too little light, or
-under a coloured lamp.
+"""A dim, tinted or dark-clothed table: what the camera makes of a whole frame taken with too little
+light, under a coloured lamp, or of a table covered in grey or black cloth.
 
     PYTHONPATH=. python models/eval_dim.py [--scenes 10] [--light 1.0 0.5 0.45 0.4 0.35 0.25 0.15]
-        [--tint none warm tungsten cool green]
+        [--tint none warm tungsten cool green] [--cloth green blue red grey black]
 
 A camera set to a fixed exposure in a dim card room films every frame darker than the rules were
 measured on. Each scene is the simulated table (1280x720: a board of five, a seat's face-up pair,
 a seat's pair and the burn face down), every pixel at ``--light`` of its light. The camera's
 pipeline (:func:`~dealer_pi.vision.pipeline.camera_detector`, zones, tracker, change gate) films
 12 frames of it, sensor noise in each. Then, in full light, each ``--tint``: blue, green and red
-scaled as a lamp of that colour would (:data:`TINTS`). Scored per light and tint, over what the
-tracker reported:
+scaled as a lamp of that colour would (:data:`TINTS`); then, in full light, the table covered in
+each ``--cloth`` (:data:`CLOTHS`). Scored per light, tint and cloth, over what the tracker reported:
 
 * face-up cards named right (of 7 a scene), and names of cards that are not on the table;
 * face-down cards reported (of 3 a scene);
@@ -33,7 +33,7 @@ one_blas_thread()
 import cv2  # noqa: E402
 
 from dealer_pi.vision.lit_table import LIT_TABLE, filmed, lit  # noqa: E402
-from dealer_pi.vision.render import render_table_scene  # noqa: E402
+from dealer_pi.vision.render import FELT_GREEN, render_table_scene  # noqa: E402
 
 FACE_UP = [c for cards in LIT_TABLE.values() for c in cards if c is not None]
 FACE_DOWN = sum(c is None for cards in LIT_TABLE.values() for c in cards)
@@ -48,11 +48,22 @@ TINTS = {
 }
 
 
-def scored(light: float, tint: tuple[float, float, float], scenes: int) -> str:
-    """What the tracker reported of ``scenes`` tables at ``light`` and ``tint``, against the truth."""
+# The table's cloth (BGR): the simulator's green felt, and others a card room or a home game lays.
+CLOTHS = {
+    "green": FELT_GREEN,
+    "blue": (140, 70, 25),
+    "red": (35, 30, 150),
+    "grey": (110, 110, 110),  # grey speed cloth
+    "black": (30, 30, 30),  # black speed cloth, a black table mat
+}
+
+
+def scored(light: float, tint: tuple[float, float, float], scenes: int,
+           cloth: tuple[int, int, int] = FELT_GREEN) -> str:
+    """What the tracker reported of ``scenes`` tables at ``light`` and ``tint``, on ``cloth``, against the truth."""
     named = wrong = down = down_last = 0
     for scene in range(scenes):
-        [(seen, last)] = filmed([(lit(render_table_scene(LIT_TABLE, seed=scene).frame, light, tint), FRAMES)], scene)
+        [(seen, last)] = filmed([(lit(render_table_scene(LIT_TABLE, seed=scene, cloth=cloth).frame, light, tint), FRAMES)], scene)
         names = {o.card for o in seen if o.face_up and o.card is not None}
         named += len(names & set(FACE_UP))
         wrong += len(names - set(FACE_UP))
@@ -67,12 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=10)
     ap.add_argument("--light", type=float, nargs="*", default=[1.0, 0.5, 0.45, 0.4, 0.35, 0.25, 0.15])
     ap.add_argument("--tint", nargs="*", choices=sorted(TINTS), default=list(TINTS))
+    ap.add_argument("--cloth", nargs="*", choices=sorted(CLOTHS), default=list(CLOTHS))
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     for light in args.light:
         print(f"light {light:.2f}: {scored(light, TINTS['none'], args.scenes)}", flush=True)
     for tint in args.tint:
         print(f"tint {tint} {TINTS[tint]}: {scored(1.0, TINTS[tint], args.scenes)}", flush=True)
+    for cloth in args.cloth:
+        print(f"cloth {cloth} {CLOTHS[cloth]}: {scored(1.0, TINTS['none'], args.scenes, CLOTHS[cloth])}", flush=True)
     return 0
 
 

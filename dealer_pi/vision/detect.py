@@ -67,6 +67,12 @@ INDEX_CARD_AT_MOST = 2.0
 # glyphs, among nine named reads of 13 to 15 (held-out still 2300/4, a seed never tuned on): a
 # card 2.6 times as tall as theirs.
 SIZE_FROM_READS = 3
+# Cloth this dark (HSV value) under a camera is a table whatever its colour: black and grey speed
+# cloth. On the simulated table's camera frames, grey cloth of 110 and black of 30 hid every
+# face-down card while coloured cloth was the only kind looked at for them (models/eval_dim.py
+# --cloth). Not in a still, whose table colour is a guess from the picture: the odd WIN_* photos'
+# light grey desk, under 130 in the dimmer ones, lost 12 of 327 names read so.
+DARK_CLOTH = 130
 # What lies beside a chip rack in pieces smaller than this share of a card does not widen a card's
 # box: the corner of the next card, the rack's own blurred end (in the camera's detector run on a
 # held-out still, a piece of about 0.06 of a card widened a burn's box beside a rack to 1.09 of a
@@ -634,8 +640,15 @@ def _lab_differences(lab: np.ndarray, felt: np.ndarray) -> np.ndarray:
     return diff
 
 
-def is_felt_like(felt: np.ndarray) -> bool:
-    """Coloured cloth (green, blue, red felt) as opposed to a white or grey desk."""
+def is_felt_like(felt: np.ndarray, camera: bool = False) -> bool:
+    """Coloured cloth (green, blue, red felt) as opposed to a white or grey desk, where card stock
+    is the table's own colour; for a ``camera``, dark cloth too (see :data:`DARK_CLOTH`)."""
+    return is_coloured_cloth(felt) or camera and bool(_hsv(felt)[2] <= DARK_CLOTH)
+
+
+def is_coloured_cloth(felt: np.ndarray) -> bool:
+    """Cloth of a colour no print is (green, blue, red felt): ink of its colour is the cloth's
+    weave, not print. Black cloth is the colour of the print."""
     hsv = _hsv(felt)
     return bool(hsv[1] > 70 and hsv[2] > 40)
 
@@ -1045,7 +1058,7 @@ class Detector:
         # A still has no frames before it: its looks are its own.
         closer = self.closer if self.follow_scale else CloserLook(self.still_looks) if self.still_looks > 0 else None
         if closer is not None and look_px > 0:
-            felt = self.last_felt if self.last_region is not None else None
+            felt = self.last_felt if self.last_region is not None and is_coloured_cloth(self.last_felt) else None
             cards = closer.name(bgr, cards, lambda box: self._looked_at(bgr, box, felt, look_px))
         h, w = bgr.shape[:2]
         return [_in_view(c, w, h) for c in cards]
@@ -1091,7 +1104,7 @@ class Detector:
         the caller has them already)."""
         felt = self._felt(bgr) if felt is None else felt
         self.last_felt = felt
-        use_regions = is_felt_like(felt)
+        use_regions = is_felt_like(felt, camera=self.follow_scale)
         quartered = quarter(bgr) if quartered is None else quartered
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
         backs_within = None
@@ -1107,7 +1120,8 @@ class Detector:
         # A camera drops its felt's ink (``felt`` below); a still, only the band round its cards.
         band = felt_band(bgr, felt, region) if region is not None and not self.follow_scale else None
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
-                                     quartered=quartered, felt=felt if region is not None and self.follow_scale else None,
+                                     quartered=quartered,
+                                     felt=felt if region is not None and self.follow_scale and is_coloured_cloth(felt) else None,
                                      not_dark_print=band)
         # A camera stream follows a glyph size instead (see _follow).
         longest = self.card_height_px or self.longest_card_px or (0.0 if self.follow_scale else _named_card_height(reads))

@@ -36,11 +36,14 @@ MOST_GAIN = 6.0  # no more: a black picture (a covered lens) is noise, not a tab
 # The brightest pixels' weakest channel under this share of their strongest: a coloured light. In
 # the simulator's frames, full light to a third of it, the share is 0.93 or more.
 CAST = 0.8
-# ... unless they lean from grey the way the whole frame does (the cosine of the two leanings, as
-# shares of blue, green and red, at least this): the felt's own highlights, on a table with nothing
-# white on it, paler than the felt where the glare falls (the simulator's empty tables: 0.93 to 0.99;
-# card stock under a filament bulb on green felt, 0.2).
+# ... unless they are the cloth's own highlights, on a table with nothing white on it: they lean
+# from grey the way the whole frame does (the cosine of the two leanings, as shares of blue, green
+# and red, at least SAME_HUE) and are barely brighter than the frame's middle (under BRIGHTER
+# times). The simulator's empty tables: cosines 0.93 to 0.99, 1.0 to 1.2 times as bright. Card
+# stock under a filament bulb: on green felt a cosine of 0.2; on grey cloth 1.0, but twice as
+# bright as the cloth, and more.
 SAME_HUE = 0.9
+BRIGHTER = 1.5
 
 
 def exposed(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
@@ -49,10 +52,10 @@ def exposed(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
     ``quartered``: :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
     quartered = quarter(bgr) if quartered is None else quartered
     brightest = _brightest_channel(quartered)
-    top = _level(brightest)
-    balanced = _balanced(bgr, quartered, brightest, top)
+    top, middle = _levels(brightest)
+    balanced = _balanced(bgr, quartered, brightest, top, middle)
     if balanced is not bgr:
-        bgr, top = balanced, _level(_brightest_channel(quarter(balanced)))
+        bgr, (top, _) = balanced, _levels(_brightest_channel(quarter(balanced)))
     return _brightened(bgr, top)
 
 
@@ -61,7 +64,7 @@ def balance(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
     light tints them (:data:`CAST`, :data:`SAME_HUE`); otherwise the same array."""
     quartered = quarter(bgr) if quartered is None else quartered
     brightest = _brightest_channel(quartered)
-    return _balanced(bgr, quartered, brightest, _level(brightest))
+    return _balanced(bgr, quartered, brightest, *_levels(brightest))
 
 
 def brighten(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
@@ -69,11 +72,11 @@ def brighten(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray
     :data:`DIM` (by :data:`MOST_GAIN` at most); otherwise the same array. ``quartered``:
     :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
     quartered = quarter(bgr) if quartered is None else quartered
-    return _brightened(bgr, _level(_brightest_channel(quartered)))
+    return _brightened(bgr, _levels(_brightest_channel(quartered))[0])
 
 
-def _balanced(bgr: np.ndarray, quartered: np.ndarray, brightest: np.ndarray, top: float) -> np.ndarray:
-    """:func:`balance`, given the quarter-size copy's brightest channel and its :func:`_level`."""
+def _balanced(bgr: np.ndarray, quartered: np.ndarray, brightest: np.ndarray, top: float, middle: float) -> np.ndarray:
+    """:func:`balance`, given the quarter-size copy's brightest channel and its :func:`_levels`."""
     if bgr.ndim != 3:
         return bgr
     white = np.asarray(cv2.mean(quartered, mask=(brightest >= top).astype(np.uint8))[:3], np.float64)
@@ -81,7 +84,7 @@ def _balanced(bgr: np.ndarray, quartered: np.ndarray, brightest: np.ndarray, top
         return bgr
     whole = np.asarray(cv2.mean(quartered)[:3], np.float64)
     lean, whole_lean = white / white.sum() - 1.0 / 3.0, whole / max(whole.sum(), 1.0) - 1.0 / 3.0
-    if float(lean @ whole_lean) >= SAME_HUE * float(np.linalg.norm(lean) * np.linalg.norm(whole_lean)):
+    if top < BRIGHTER * middle and float(lean @ whole_lean) >= SAME_HUE * float(np.linalg.norm(lean) * np.linalg.norm(whole_lean)):
         return bgr
     balanced: np.ndarray = cv2.transform(bgr, np.diag(white.max() / np.maximum(white, 1.0)))  # saturates at 255
     return balanced
@@ -104,9 +107,10 @@ def _brightest_channel(picture: np.ndarray) -> np.ndarray:
     return out
 
 
-def _level(grey: np.ndarray) -> float:
-    """The :data:`BRIGHTEST` percentile of ``grey`` (8 bits), by a histogram: a frame's sort would
-    cost more than the rest of this look."""
+def _levels(grey: np.ndarray) -> tuple[float, float]:
+    """The :data:`BRIGHTEST` percentile of ``grey`` (8 bits) and its middle (median), by a
+    histogram: a frame's sort would cost more than the rest of this look."""
     counts = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
     above = np.cumsum(counts[::-1])  # pixels at each level or brighter, from 255 down
-    return float(255 - int(np.searchsorted(above, (1.0 - BRIGHTEST / 100.0) * grey.size, side="right")))
+    top, middle = np.searchsorted(above, [(1.0 - BRIGHTEST / 100.0) * grey.size, 0.5 * grey.size], side="right")
+    return float(255 - int(top)), float(255 - int(middle))

@@ -162,7 +162,7 @@ def render_table_frame(cards_by_zone: Mapping[str, Sequence[Card | None]], **opt
     Board cards lie in a row; hole cards overlap as a pair; burn and muck
     cards lie face down in a loose pile. ``options`` are those of
     :func:`render_table_scene` (``seed``, ``size``, ``card_height``,
-    ``zone_centres``, ``style``, ``faults``).
+    ``zone_centres``, ``style``, ``faults``, ``cloth``: the table's colour, BGR).
     """
     return render_table_scene(cards_by_zone, **options).frame
 
@@ -175,6 +175,7 @@ def render_table_scene(
     zone_centres: Mapping[str, tuple[float, float]] | None = None,
     style: FaceStyle | None = None,
     faults: float = 0.5,
+    cloth: tuple[int, int, int] = FELT_GREEN,
 ) -> Scene:
     """Like :func:`render_table_frame`, also returning where every card was put."""
     rng = np.random.default_rng(seed)
@@ -206,6 +207,6 @@ def render_table_scene(
             image = render_face(card, style)[0] if card is not None else back
             hm = card_homography(pos, angle, card_height, tilt=rng.normal(0, 0.02))
             placements.append(Placement(image, hm, card, card is not None, zone))
-    scene = compose(felt(width, height, rng), placements)
+    scene = compose(felt(width, height, rng, cloth), placements)
     scene.frame = camera_faults(scene.frame, rng, faults)
     return scene
