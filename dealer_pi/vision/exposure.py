@@ -44,6 +44,17 @@ CAST = 0.8
 # bright as the cloth, and more.
 SAME_HUE = 0.9
 BRIGHTER = 1.5
+# A lamp's light is no deeper a colour than this (the weakest channel's share of the strongest: a
+# filament bulb 0.55): brightest pixels of a deeper colour are a coloured thing, a red back (0.01
+# on a held-out still's wooden table), a rack and its dotted line (0.36), not card stock.
+DEEPEST_LAMP = 0.45
+# And card stock under a lamp is a stretch of one colour, not a few bright specks: at least this
+# share of the quarter-size frame lies within STOCK_NEAR (summed shares of blue, green and red) of
+# the brightest pixels' colour, at STOCK_BRIGHT of their level or more. The simulated table's seven
+# face-up cards are about 5 % of the frame; a rack's dotted line, 0.15 %.
+STOCK_SHARE = 0.005
+STOCK_NEAR = 0.05
+STOCK_BRIGHT = 0.8
 
 
 def exposed(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
@@ -60,8 +71,9 @@ def exposed(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
 
 
 def balance(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
-    """``bgr`` with each channel scaled so that its brightest pixels are white, where a coloured
-    light tints them (:data:`CAST`, :data:`SAME_HUE`); otherwise the same array."""
+    """``bgr`` with each channel scaled so that its brightest pixels are white, where a lamp's
+    colour tints them (:data:`CAST`, :data:`DEEPEST_LAMP`, :data:`STOCK_SHARE`) and they are not
+    the cloth's own highlights (:data:`SAME_HUE`, :data:`BRIGHTER`); otherwise the same array."""
     quartered = quarter(bgr) if quartered is None else quartered
     brightest = _brightest_channel(quartered)
     return _balanced(bgr, quartered, brightest, *_levels(brightest))
@@ -80,7 +92,11 @@ def _balanced(bgr: np.ndarray, quartered: np.ndarray, brightest: np.ndarray, top
     if bgr.ndim != 3:
         return bgr
     white = np.asarray(cv2.mean(quartered, mask=(brightest >= top).astype(np.uint8))[:3], np.float64)
-    if white.min() >= CAST * white.max():
+    if not DEEPEST_LAMP * white.max() <= white.min() < CAST * white.max():
+        return bgr
+    shares = quartered.astype(np.float32) / (quartered.sum(axis=2, keepdims=True, dtype=np.float32) + 1.0)
+    stock = (np.abs(shares - (white / white.sum()).astype(np.float32)).sum(axis=2) <= STOCK_NEAR) & (brightest >= STOCK_BRIGHT * top)
+    if np.count_nonzero(stock) < STOCK_SHARE * stock.size:
         return bgr
     whole = np.asarray(cv2.mean(quartered)[:3], np.float64)
     lean, whole_lean = white / white.sum() - 1.0 / 3.0, whole / max(whole.sum(), 1.0) - 1.0 / 3.0
