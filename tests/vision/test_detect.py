@@ -1143,6 +1143,20 @@ def test_DEAL_BURN_a_burn_with_a_chip_rack_across_its_end_is_one_face_down_card(
     assert any(f.card == Card.parse("2h") for f in found)
 
 
+def test_DEAL_BURN_a_burn_under_a_rack_beside_a_face_up_cards_sliver_is_one_face_down_card() -> None:
+    # Held-out still (eval_heldout.py --seed 2500, scene 5), cut: a grey rack lying across a burn's
+    # end and the corner of a seat's face-up pair (Qh under 5h). Beside the rack lie the burn and a
+    # sliver of the queen the reads left, 0.16 of a card: together longer than one card, so the
+    # part was counted with the rack, two face-down cards. The sliver is no card's worth.
+    cut = cv2.imread(str(SIM_FRAMES / "rack-across-a-burn-beside-a-face-up-sliver.png"))
+    for det in (still_detector(), Detector(card_height_px=150.0, follow_scale=True)):
+        found = det.detect(cut)
+        down = [f.centre for f in found if not f.face_up]
+        assert len(down) == 1, down
+        assert math.dist(down[0], (200, 220)) < 20, down  # the burn's middle, not the rack's
+        assert any(f.card == Card.parse("5h") for f in found)
+
+
 @pytest.mark.parametrize(("frame_name", "back", "faces"), [
     # Held-out still (eval_heldout.py --seed 800, scene 10), cut: a pink burn lying over a seat's
     # pair (Ts, 9s) whose upper index is not read.
