@@ -406,6 +406,8 @@ def score_real_frames(detector: Detector, crops: list[tuple[Card, np.ndarray]], 
     tracker's window), and a camera's detector takes a few closer looks a frame, remembered while
     a card lies still. One detector for all layouts, as one camera over one table. The layouts
     come from ``rng`` alone (the same as one frame a layout gives), the noise from ``noise_seed``."""
+    from .render import sensor_noise
+
     t = FramesTally()
     noise_rng = np.random.default_rng(noise_seed)
     for _ in range(layouts):
@@ -414,7 +416,7 @@ def score_real_frames(detector: Detector, crops: list[tuple[Card, np.ndarray]], 
         wrong: set[Card] = set()
         found: list[CardFound] = []
         for k in range(frames_each):
-            noisy = np.clip(frame + noise_rng.normal(0, 2.0, frame.shape), 0, 255).astype(np.uint8)
+            noisy = sensor_noise(frame, noise_rng)
             t0 = time.perf_counter()
             found = detector.detect(noisy)
             t.seconds += time.perf_counter() - t0

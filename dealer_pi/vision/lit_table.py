@@ -17,7 +17,7 @@ from dealer_pi.engine.observations import CardSeen
 
 from .detect import CardFound
 from .pipeline import PixelZones, VisionPipeline, camera_detector
-from .render import default_zone_centres
+from .render import default_zone_centres, sensor_noise
 
 LIT_TABLE: dict[str, list[Card | None]] = {
     "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s", "2h")],
@@ -26,7 +26,6 @@ LIT_TABLE: dict[str, list[Card | None]] = {
     "burn": [None],
 }
 FRAME_MS = 66  # 15 frames a second
-NOISE = 2.0  # the sensor's noise, grey levels (one standard deviation)
 
 
 def filmed(stretches: Sequence[tuple[np.ndarray, int]], seed: int) -> list[tuple[list[CardSeen], list[CardFound]]]:
@@ -40,8 +39,7 @@ def filmed(stretches: Sequence[tuple[np.ndarray, int]], seed: int) -> list[tuple
     for frame, times in stretches:
         seen: list[CardSeen] = []
         for _ in range(times):
-            noisy = np.clip(frame + rng.normal(0, NOISE, frame.shape), 0, 255).astype(np.uint8)
-            seen += [o for o in pipe.process(ts, noisy) if isinstance(o, CardSeen)]
+            seen += [o for o in pipe.process(ts, sensor_noise(frame, rng)) if isinstance(o, CardSeen)]
             ts += FRAME_MS
         out.append((seen, list(pipe.last_cards)))
     return out

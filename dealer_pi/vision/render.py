@@ -132,6 +132,12 @@ def camera_faults(frame: np.ndarray, rng: np.random.Generator, strength: float =
     return np.clip(img.astype(np.float32) + noise, 0, 255).astype(np.uint8)
 
 
+def sensor_noise(frame: np.ndarray, rng: np.random.Generator, sigma: float = 2.0) -> np.ndarray:
+    """``frame`` with a camera sensor's noise of ``sigma`` grey levels, fresh in every frame: a
+    camera's frames of a table lying still differ by that much, and no more."""
+    return np.clip(frame + rng.normal(0, sigma, frame.shape), 0, 255).astype(np.uint8)
+
+
 def shadow(frame: np.ndarray, centre: tuple[float, float], light: float, radius: float = 95.0, edge: float = 25.0) -> np.ndarray:
     """``frame`` with a round shadow on ``centre`` (an arm or a rack held over the table): ``light``
     of the light left inside ``radius`` pixels, rising to all of it over ``edge`` pixels beyond."""
