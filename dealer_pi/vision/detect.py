@@ -1029,7 +1029,9 @@ class Detector:
         # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.shadows = follow_scale and shadows
-        self.last_felt: np.ndarray | None = None  # the last frame's table colour
+        # The last frame's table colour where its ink is the cloth's weave, not print: coloured cloth
+        # found in the frame (see is_coloured_cloth); else None.
+        self.last_weave: np.ndarray | None = None
         # Where the frame shows what is no card (the table's calibration markers, white squares
         # of print like an unnamed face): image outlines, set by the camera's calibration.
         self.not_cards: list[np.ndarray] = []
@@ -1045,9 +1047,7 @@ class Detector:
             # A camera left at a fixed exposure films a dim room dark, and a warm lamp tints it;
             # a still's light is as the photo was taken, and brightened, a close-up's black cloth
             # and its specks of noise were read as a field of backs.
-            lit = exposed(bgr, quartered)
-            if lit is not bgr:
-                bgr, quartered = lit, quarter(lit)
+            bgr, quartered = exposed(bgr, quartered)
         felt = self._felt(bgr)
         if self.shadows:
             # A camera films an arm's shadow over the table; a still's light is as the photo was taken.
@@ -1060,8 +1060,8 @@ class Detector:
         # A still has no frames before it: its looks are its own.
         closer = self.closer if self.follow_scale else CloserLook(self.still_looks) if self.still_looks > 0 else None
         if closer is not None and look_px > 0:
-            felt = self.last_felt if self.last_region is not None and is_coloured_cloth(self.last_felt) else None
-            cards = closer.name(bgr, cards, lambda box: self._looked_at(bgr, box, felt, look_px))
+            weave = self.last_weave
+            cards = closer.name(bgr, cards, lambda box: self._looked_at(bgr, box, weave, look_px))
         h, w = bgr.shape[:2]
         return [_in_view(c, w, h) for c in cards]
 
@@ -1105,7 +1105,6 @@ class Detector:
         (``quartered``: :func:`.glyphs.quarter` of ``bgr``, ``felt``: :meth:`_felt` of it, where
         the caller has them already)."""
         felt = self._felt(bgr) if felt is None else felt
-        self.last_felt = felt
         use_regions = is_felt_like(felt, camera=self.follow_scale)
         quartered = quarter(bgr) if quartered is None else quartered
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
@@ -1119,11 +1118,11 @@ class Detector:
             ink = table_print(bgr, region)
             region = region | patterned(bgr, region, ink) | off_the_felts_hue(bgr, felt, region, ink, quartered)
         self.last_region = region
+        self.last_weave = felt if region is not None and is_coloured_cloth(felt) else None
         # A camera drops its felt's ink (``felt`` below); a still, only the band round its cards.
         band = felt_band(bgr, felt, region) if region is not None and not self.follow_scale else None
         reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
-                                     quartered=quartered,
-                                     felt=felt if region is not None and self.follow_scale and is_coloured_cloth(felt) else None,
+                                     quartered=quartered, felt=self.last_weave if self.follow_scale else None,
                                      not_dark_print=band)
         # A camera stream follows a glyph size instead (see _follow).
         longest = self.card_height_px or self.longest_card_px or (0.0 if self.follow_scale else _named_card_height(reads))

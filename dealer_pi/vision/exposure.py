@@ -57,17 +57,19 @@ STOCK_NEAR = 0.05
 STOCK_BRIGHT = 0.8
 
 
-def exposed(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:
+def exposed(bgr: np.ndarray, quartered: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``bgr`` white-balanced where a coloured light tints its white (:func:`balance`), then
-    brightened where it is too dark (:func:`brighten`); the same array where neither is needed.
-    ``quartered``: :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
+    brightened where it is too dark (:func:`brighten`), the same array where neither is needed; and
+    its :func:`.glyphs.quarter`. ``quartered``: that of ``bgr``, where the caller has it already."""
     quartered = quarter(bgr) if quartered is None else quartered
     brightest = _brightest_channel(quartered)
     top, middle = _levels(brightest)
     balanced = _balanced(bgr, quartered, brightest, top, middle)
     if balanced is not bgr:
-        bgr, (top, _) = balanced, _levels(_brightest_channel(quarter(balanced)))
-    return _brightened(bgr, top)
+        bgr, quartered = balanced, quarter(balanced)
+        top, _ = _levels(_brightest_channel(quartered))
+    brightened = _brightened(bgr, top)
+    return (bgr, quartered) if brightened is bgr else (brightened, quarter(brightened))
 
 
 def balance(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray:

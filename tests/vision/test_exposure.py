@@ -66,4 +66,4 @@ def test_a_tinted_table_with_no_white_on_it_keeps_its_colour():
     # The empty felt's brightest pixels are the felt's own highlights: no lamp's colour to take off.
     for seed in range(3):
         frame = render_table_scene({}, seed=seed).frame
-        assert exposed(frame) is frame
+        assert exposed(frame)[0] is frame
