@@ -1,15 +1,17 @@
-"""A dim, tinted or dark-clothed table: what the camera makes of a whole frame taken with too little
-light, under a coloured lamp, or of a table covered in grey or black cloth.
+"""A dim, overexposed, tinted or dark-clothed table: what the camera makes of a whole frame taken
+with too little light or too much, under a coloured lamp, or of a table covered in other cloth.
 
-    PYTHONPATH=. python models/eval_dim.py [--scenes 10] [--light 1.0 0.5 0.45 0.4 0.35 0.25 0.15]
-        [--tint none warm tungsten cool green] [--cloth green blue red grey black]
+    PYTHONPATH=. python models/eval_dim.py [--scenes 10] [--light 2.0 1.5 1.0 0.5 0.45 0.4 0.35 0.25 0.15]
+        [--tint none warm tungsten cool green] [--cloth green blue red grey black] [--cloth-light 1.0]
 
 A camera set to a fixed exposure in a dim card room films every frame darker than the rules were
-measured on. Each scene is the simulated table (1280x720: a board of five, a seat's face-up pair,
-a seat's pair and the burn face down), every pixel at ``--light`` of its light. The camera's
+measured on; one set for a darker room, or brightening a dark table towards grey, films it
+brighter, its lamp's glare on the cloth clipped pale. Each scene is the simulated table (1280x720:
+a board of five, a seat's face-up pair, a seat's pair and the burn face down), every pixel at
+``--light`` of its light, clipped at white. The camera's
 pipeline (:func:`~dealer_pi.vision.pipeline.camera_detector`, zones, tracker, change gate) films
 12 frames of it, sensor noise in each. Then, in full light, each ``--tint``: blue, green and red
-scaled as a lamp of that colour would (:data:`TINTS`); then, in full light, the table covered in
+scaled as a lamp of that colour would (:data:`TINTS`); then, at ``--cloth-light``, the table covered in
 each ``--cloth`` (:data:`CLOTHS`). Scored per light, tint and cloth, over what the tracker reported:
 
 * face-up cards named right (of 7 a scene), and names of cards that are not on the table;
@@ -76,9 +78,10 @@ def scored(light: float, tint: tuple[float, float, float], scenes: int,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--scenes", type=int, default=10)
-    ap.add_argument("--light", type=float, nargs="*", default=[1.0, 0.5, 0.45, 0.4, 0.35, 0.25, 0.15])
+    ap.add_argument("--light", type=float, nargs="*", default=[2.0, 1.5, 1.0, 0.5, 0.45, 0.4, 0.35, 0.25, 0.15])
     ap.add_argument("--tint", nargs="*", choices=sorted(TINTS), default=list(TINTS))
     ap.add_argument("--cloth", nargs="*", choices=sorted(CLOTHS), default=list(CLOTHS))
+    ap.add_argument("--cloth-light", type=float, default=1.0, help="the light of the cloth's scenes")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     for light in args.light:
@@ -86,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     for tint in args.tint:
         print(f"tint {tint} {TINTS[tint]}: {scored(1.0, TINTS[tint], args.scenes)}", flush=True)
     for cloth in args.cloth:
-        print(f"cloth {cloth} {CLOTHS[cloth]}: {scored(1.0, TINTS['none'], args.scenes, CLOTHS[cloth])}", flush=True)
+        print(f"cloth {cloth} {CLOTHS[cloth]} at light {args.cloth_light:.2f}: "
+              f"{scored(args.cloth_light, TINTS['none'], args.scenes, CLOTHS[cloth])}", flush=True)
     return 0
 
 

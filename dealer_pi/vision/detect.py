@@ -32,6 +32,7 @@ from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .exposure import exposed
+from .glare import without_glare
 from .glyphs import felt_band, frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
@@ -634,10 +635,16 @@ def felt_distance(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
     return cv2.transform(_lab_differences(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab), felt), np.ones((1, 3), np.float32))
 
 
+def lab_colour(colour: np.ndarray) -> np.ndarray:
+    """One colour (BGR) in OpenCV's 8-bit Lab."""
+    lab: np.ndarray = cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
+    return lab
+
+
 def _lab_differences(lab: np.ndarray, felt: np.ndarray) -> np.ndarray:
     """Each pixel's difference from the felt's colour (BGR) in Lab (``lab``: the picture in Lab),
     channel by channel."""
-    f = cv2.cvtColor(felt.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
+    f = lab_colour(felt)
     diff: np.ndarray = cv2.absdiff(lab, (float(f[0]), float(f[1]), float(f[2]), 0.0))
     return diff
 
@@ -1108,14 +1115,19 @@ class Detector:
         use_regions = is_felt_like(felt, camera=self.follow_scale)
         quartered = quarter(bgr) if quartered is None else quartered
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
+        # The print on the region's table, for the first step that asks.
+        print_of = functools.cache(functools.partial(table_print, bgr, region)) if region is not None else None
+        if region is not None and print_of is not None and self.follow_scale and is_coloured_cloth(felt):
+            # A camera overexposes a lamp's spot on the cloth; a still's light is as the photo was taken.
+            region = without_glare(region, quartered, lab_colour(felt), print_of)
         backs_within = None
-        if region is not None and self.find_patterned_backs:
+        if region is not None and print_of is not None and self.find_patterned_backs:
+            ink = print_of()
             # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
             # print and the hue's patches too, the specks a patch of glare leaves out would count.
             # It is where cards lie, not where print is read: a court's picture of the felt's colour
             # is enclosed too, and read there, its print made a king's index no king.
             backs_within = enclosed(region)
-            ink = table_print(bgr, region)
             region = region | patterned(bgr, region, ink) | off_the_felts_hue(bgr, felt, region, ink, quartered)
         self.last_region = region
         self.last_weave = felt if region is not None and is_coloured_cloth(felt) else None

@@ -1,0 +1,84 @@
+"""A glare on the felt, which is no card.
+
+A lamp over the table leaves a bright spot on the cloth. In a frame exposed as a camera's automatic
+exposure leaves it, the spot stays near enough the felt's colour to be felt. A camera that
+overexposes (its exposure set for a darker room, or brightening a dark green table towards grey)
+pushes the spot's strongest channel to its limit: the spot turns pale, far from the felt's colour,
+and was taken for a back with no print on it. On the simulated table at 1.6 to 2.5 times the
+light, 2 to 4 false face-down cards in 20 tables, each on the spot (``models/eval_dim.py``).
+
+A glare adds white light to the felt's: its colour keeps the felt's hue (Lab a and b in the felt's
+direction, within :data:`SAME_HUE`), keeps some of its chroma (at least :data:`PALEST` of it,
+where card stock keeps none), and is lighter than the felt. Such pixels are felt, on coloured cloth
+only: on grey or black cloth the hue says nothing. A back of the felt's own hue and lighter is
+found by its print instead (``detect.patterned``), which a glare has none of.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+# The cosine of the angle between a pixel's hue and the felt's (their Lab a, b as vectors) at
+# least. The simulated table's glare spots at twice the light: 0.99 or more.
+SAME_HUE = 0.97
+# A glare keeps at least this share of the felt's chroma (the length of its a, b): the simulated
+# spots at twice the light keep 0.6 or more; white card stock under a camera's noise, under 0.15.
+PALEST = 0.3
+# A glare holds no print: under this share of a window BAND wide on edges of print. The simulated
+# glare spots overexposed hold 0.03-0.17, one card edge across the window 0.1; a back in the felt's
+# hue and lighter (a blue back's pale lattice on blue cloth) 0.38 and more on 99 % of it.
+PLAIN = 0.25
+# Patches of glare narrower than this (pixels of the picture given: a camera frame at quarter size)
+# are left as they are.
+BAND = 5
+
+
+def felt_in_glare(lab: np.ndarray, felt_lab: np.ndarray) -> np.ndarray:
+    """True where ``lab`` (a picture in OpenCV's 8-bit Lab) is the felt (``felt_lab``, its colour in
+    the same) under a glare: the felt's hue, lighter, and no paler than :data:`PALEST` of it."""
+    f = np.asarray(felt_lab, np.float32).reshape(3) - np.array([0.0, 128.0, 128.0], np.float32)
+    chroma = float(np.hypot(f[1], f[2]))
+    if chroma < 1.0:
+        return np.zeros(lab.shape[:2], bool)
+    lab = lab.astype(np.float32)
+    # Along the felt's hue, and across it, in units of the felt's chroma.
+    along = cv2.transform(lab, np.array([[0.0, f[1], f[2], -128.0 * (f[1] + f[2])]], np.float32) / chroma**2)
+    across = cv2.transform(lab, np.array([[0.0, -f[2], f[1], -128.0 * (f[1] - f[2])]], np.float32) / chroma**2)
+    # cos >= SAME_HUE: across / along <= tan of that angle.
+    tan = float(np.sqrt(1.0 - SAME_HUE**2) / SAME_HUE)
+    out: np.ndarray = (along >= PALEST) & (np.abs(across) <= tan * along) & (lab[:, :, 0] > float(f[0]))
+    return out
+
+
+def without_glare(region: np.ndarray, quartered: np.ndarray, felt_lab: np.ndarray, ink: Callable[[], np.ndarray]) -> np.ndarray:
+    """``region`` (255 off the felt's colour, at the picture's size) less the felt under a glare
+    (:func:`felt_in_glare`, worked out on ``quartered``, the picture at quarter size) where it holds
+    no print (``ink()``: True on edges of print, at the picture's size; see :data:`PLAIN`), in
+    patches wider than a card's blurred edge (:data:`BAND`). ``ink`` is asked only where such a
+    patch of the felt's hue lies in the region: a frame lit as a camera's automatic exposure
+    leaves it has its glare within the felt's colour, and costs no look for print."""
+    h, w = region.shape
+    qh, qw = quartered.shape[:2]
+    band = np.ones((BAND, BAND), np.uint8)
+    off = cv2.resize(region, (qw, qh), interpolation=cv2.INTER_NEAREST) > 0
+    hue = (felt_in_glare(cv2.cvtColor(quartered, cv2.COLOR_BGR2Lab), felt_lab) & off).astype(np.uint8)
+    if not cv2.morphologyEx(hue, cv2.MORPH_OPEN, band).any():
+        return region
+    density = cv2.boxFilter(cv2.resize(ink().astype(np.float32), (qw, qh), interpolation=cv2.INTER_AREA), -1, (BAND, BAND))
+    # A card's edge, blurred into the felt, is a mix of the felt and white too: a thin band, which
+    # the opening takes off, where a glare is a wide patch.
+    glare = cv2.morphologyEx(hue & (density < PLAIN).astype(np.uint8), cv2.MORPH_OPEN, band)
+    # A glare fades into the felt round it. A patch that stock encloses is on a card: red print on
+    # red cloth, a court's green on green.
+    n, patches = cv2.connectedComponents(glare, connectivity=8)
+    felt_beside = cv2.dilate((~off).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    touching = np.bincount(patches[(glare > 0) & felt_beside], minlength=n) > 0
+    touching[0] = False
+    glare = touching[patches].astype(np.uint8)
+    if not glare.any():
+        return region
+    out: np.ndarray = cv2.bitwise_and(region, cv2.bitwise_not(cv2.resize(glare * 255, (w, h), interpolation=cv2.INTER_NEAREST)))
+    return out
