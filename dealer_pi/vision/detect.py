@@ -31,7 +31,7 @@ from dealer_pi.engine.cards import Card, misread_as
 from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
-from .exposure import exposed
+from .exposure import exposed, white_level
 from .glare import without_glare
 from .glyphs import felt_band, frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
@@ -74,6 +74,11 @@ SIZE_FROM_READS = 3
 # --cloth). Not in a still, whose table colour is a guess from the picture: the odd WIN_* photos'
 # light grey desk, under 130 in the dimmer ones, lost 12 of 327 names read so.
 DARK_CLOTH = 130
+# ... and lighter cloth where card stock is far off its colour: its Lab lightness this far under the
+# frame's white (grey of about 185 under white of 250; card stock is felt within FELT_NEAR). A
+# camera's automatic exposure lifts grey cloth towards middle grey: at 1.15 times the light the
+# simulator's grey of 110 lost 6 of 30 face-down cards to the bar of 130 alone, at 1.3 times 27.
+UNDER_WHITE = 60.0
 # What lies beside a chip rack in pieces smaller than this share of a card does not widen a card's
 # box: the corner of the next card, the rack's own blurred end (in the camera's detector run on a
 # held-out still, a piece of about 0.06 of a card widened a burn's box beside a rack to 1.09 of a
@@ -649,10 +654,17 @@ def _lab_differences(lab: np.ndarray, felt: np.ndarray) -> np.ndarray:
     return diff
 
 
-def is_felt_like(felt: np.ndarray, camera: bool = False) -> bool:
+def is_felt_like(felt: np.ndarray, white: float | None = None) -> bool:
     """Coloured cloth (green, blue, red felt) as opposed to a white or grey desk, where card stock
-    is the table's own colour; for a ``camera``, dark cloth too (see :data:`DARK_CLOTH`)."""
-    return is_coloured_cloth(felt) or camera and bool(_hsv(felt)[2] <= DARK_CLOTH)
+    is the table's own colour; for a camera, whose frame's white is ``white`` (its
+    :func:`.exposure.white_level`), grey or black cloth too: as dark as :data:`DARK_CLOTH`, or as
+    far below that white as :data:`UNDER_WHITE`."""
+    if is_coloured_cloth(felt):
+        return True
+    if white is None:
+        return False
+    under = float(lab_colour(np.full(3, min(white, 255.0)))[0]) - float(lab_colour(felt)[0])
+    return bool(_hsv(felt)[2] <= DARK_CLOTH) or under >= UNDER_WHITE
 
 
 def is_coloured_cloth(felt: np.ndarray) -> bool:
@@ -1112,7 +1124,7 @@ class Detector:
         (``quartered``: :func:`.glyphs.quarter` of ``bgr``, ``felt``: :meth:`_felt` of it, where
         the caller has them already)."""
         felt = self._felt(bgr) if felt is None else felt
-        use_regions = is_felt_like(felt, camera=self.follow_scale)
+        use_regions = is_felt_like(felt, white_level(quartered) if self.follow_scale else None)
         quartered = quarter(bgr) if quartered is None else quartered
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
         # The print on the region's table, for the first step that asks.

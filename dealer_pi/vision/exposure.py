@@ -67,7 +67,7 @@ def exposed(bgr: np.ndarray, quartered: np.ndarray | None = None) -> tuple[np.nd
     balanced = _balanced(bgr, quartered, brightest, top, middle)
     if balanced is not bgr:
         bgr, quartered = balanced, quarter(balanced)
-        top, _ = _levels(_brightest_channel(quartered))
+        top = white_level(quartered)
     brightened = _brightened(bgr, top)
     return (bgr, quartered) if brightened is bgr else (brightened, quarter(brightened))
 
@@ -86,7 +86,13 @@ def brighten(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray
     :data:`DIM` (by :data:`MOST_GAIN` at most); otherwise the same array. ``quartered``:
     :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
     quartered = quarter(bgr) if quartered is None else quartered
-    return _brightened(bgr, _levels(_brightest_channel(quartered))[0])
+    return _brightened(bgr, white_level(quartered))
+
+
+def white_level(quartered: np.ndarray) -> float:
+    """The level of the picture's brightest pixels (:data:`BRIGHTEST` percentile of each pixel's
+    brightest channel), from its :func:`.glyphs.quarter`: card stock's white where any shows."""
+    return _levels(_brightest_channel(quartered))[0]
 
 
 def _balanced(bgr: np.ndarray, quartered: np.ndarray, brightest: np.ndarray, top: float, middle: float) -> np.ndarray:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from dealer_pi.vision.lit_table import LIT_TABLE, filmed
+from dealer_pi.vision.detect import is_felt_like
+from dealer_pi.vision.lit_table import LIT_TABLE, filmed, lit
 from dealer_pi.vision.render import render_table_scene
 
 
@@ -20,3 +22,24 @@ def test_DEAL_HOLE_COUNT_DEAL_BURN_face_down_cards_on_grey_and_black_cloth_are_f
         assert downs == ["burn", "seat:5", "seat:5"], (cloth, seed, downs)
         names = {o.card for o in seen if o.card is not None}
         assert names <= truth and len(names) >= len(truth) - 2, (cloth, seed, names)
+
+
+@pytest.mark.parametrize("light", [1.3, 1.6])
+def test_DEAL_HOLE_COUNT_DEAL_BURN_grey_cloth_a_cameras_exposure_lifts_towards_middle_grey_is_still_a_table(light):
+    # A camera's automatic exposure lifts grey cloth of 110 to 143 at 1.3 times the light, past the
+    # dark cloth's bar of 130: 3 of 30 face-down cards were reported, and at 1.6 times none.
+    for seed in (1, 2):
+        frame = lit(render_table_scene(LIT_TABLE, seed=seed, cloth=(110, 110, 110)).frame, light)
+        [(seen, _)] = filmed([(frame, 8)], seed)
+        assert sorted(str(o.zone) for o in seen if not o.face_up) == ["burn", "seat:5", "seat:5"], (light, seed)
+
+
+def test_a_light_desk_is_no_table_to_a_camera_and_grey_cloth_is_one_as_far_under_the_frames_white():
+    desk, grey = np.full(3, 215.0), np.full(3, 150.0)
+    assert not is_felt_like(desk, 250.0)
+    assert is_felt_like(grey, 250.0)
+    # The same grey in a frame whose white is 190: card stock near the cloth's colour.
+    assert not is_felt_like(grey, 190.0)
+    # A still's table is coloured cloth only.
+    assert not is_felt_like(grey)
+    assert is_felt_like(np.array([40.0, 110.0, 30.0]))
