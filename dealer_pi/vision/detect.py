@@ -1037,6 +1037,8 @@ class Detector:
         self.glyph_px = 0.0
         # While no size is followed, the size of the one card a frame names (for its closer look).
         self.lone_px = 0.0
+        # A camera stream's card area, as its last frame that could measure one measured it.
+        self.card_area_seen = 0.0
         # A still's: the middle size of the indices it names (for its closer looks).
         self.still_px = 0.0
         self.still_looks = still_looks
@@ -1056,9 +1058,10 @@ class Detector:
         self.not_cards: list[np.ndarray] = []
 
     def forget_scale(self) -> None:
-        """The camera was moved nearer or further: the glyph size is searched for again."""
+        """The camera was moved nearer or further: the glyph size and the card's area are searched for again."""
         self.glyph_px = 0.0
         self.lone_px = 0.0
+        self.card_area_seen = 0.0
 
     def detect(self, bgr: np.ndarray) -> list[CardFound]:
         quartered = quarter(bgr)
@@ -1354,6 +1357,12 @@ class Detector:
                 units = [_unit(r) for r in reads if r.card is not None]
                 u = float(np.median(units)) if units else 0.0
                 card_area = lone_card_area([cv2.contourArea(c) for c in contours if _card_shaped(c)], CARD_W_U * CARD_H_U * u * u)
+            if self.follow_scale:
+                # The camera does not zoom: a frame with nothing to measure a card by (every seat's
+                # pair of backs dealt, no card face up, no burn yet) takes the last frame's. A
+                # camera without markers lost every hole card so, for all of a hand's first round.
+                card_area = card_area or self.card_area_seen
+                self.card_area_seen = card_area
             if not card_area:
                 return cards, []
         # A pattern on a card back can look a little like an index: an unread "face-up card" that

@@ -1681,6 +1681,21 @@ def test_DEAL_HOLE_COUNT_a_new_hands_deal_is_read_at_the_glyph_size_of_the_last_
     assert not any(f.face_up for f in following)
 
 
+def test_DEAL_HOLE_COUNT_a_markerless_cameras_hole_cards_stay_found_once_every_seat_holds_a_pair() -> None:
+    """With no card length configured and no markers, a frame measures a card by a card lying
+    alone or one named at both corners. Once every seat held its pair (no card face up, no burn
+    yet) there was neither, and every hole card went unreported for the rest of the round."""
+    steps = [{"seat:1": [None]}, {"seat:1": [None], "seat:5": [None]},
+             {"seat:1": [None, None], "seat:5": [None]}, {"seat:1": [None, None], "seat:5": [None, None]}]
+    for seed in (0, 1):
+        det = Detector(follow_scale=True)
+        found = [sum(not f.face_up for f in det.detect(render_table_frame(t, seed=seed))) for t in steps]
+        assert found == [1, 2, 3, 4], seed
+        assert det.card_area_seen > 0
+        det.forget_scale()  # the camera moved: nothing is known of a card's size
+        assert det.detect(render_table_frame(steps[-1], seed=seed)) == []
+
+
 def test_DEAL_HOLE_COUNT_a_pile_lying_still_is_split_once_and_the_same_way_in_every_frame(monkeypatch) -> None:
     import dealer_pi.vision.detect as detect_module
 
