@@ -1127,8 +1127,8 @@ class Detector:
         (``quartered``: :func:`.glyphs.quarter` of ``bgr``, ``felt``: :meth:`_felt` of it, where
         the caller has them already)."""
         felt = self._felt(bgr) if felt is None else felt
-        use_regions = is_felt_like(felt, white_level(quartered) if self.follow_scale else None)
         quartered = quarter(bgr) if quartered is None else quartered
+        use_regions = is_felt_like(felt, white_level(quartered) if self.follow_scale else None)
         region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
         # The print on the region's table, for the first step that asks.
         print_of = functools.cache(functools.partial(table_print, bgr, region)) if region is not None else None

@@ -4,8 +4,9 @@ A lamp over the table leaves a bright spot on the cloth. In a frame exposed as a
 exposure leaves it, the spot stays near enough the felt's colour to be felt. A camera that
 overexposes (its exposure set for a darker room, or brightening a dark green table towards grey)
 pushes the spot's strongest channel to its limit: the spot turns pale, far from the felt's colour,
-and was taken for a back with no print on it. On the simulated table at 1.6 to 2.5 times the
-light, 2 to 4 false face-down cards in 20 tables, each on the spot (``models/eval_dim.py``).
+and was taken for a back with no print on it. On the simulated table at 1.5 to 2.5 times the
+light, 2 to 4 false face-down cards in 20 tables on green cloth and 3 to 9 on red, each on the
+spot (``models/eval_dim.py``).
 
 A glare adds white light to the felt's: its colour keeps the felt's hue (Lab a and b in the felt's
 direction, within :data:`SAME_HUE`), keeps some of its chroma (at least :data:`PALEST` of it,

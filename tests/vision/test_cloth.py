@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dealer_pi.vision.detect import is_felt_like
+from dealer_pi.vision.detect import Detector, is_felt_like
+from dealer_pi.vision.glyphs import quarter
 from dealer_pi.vision.lit_table import LIT_TABLE, filmed, lit
 from dealer_pi.vision.render import render_table_scene
 
@@ -43,3 +44,8 @@ def test_a_light_desk_is_no_table_to_a_camera_and_grey_cloth_is_one_as_far_under
     # A still's table is coloured cloth only.
     assert not is_felt_like(grey)
     assert is_felt_like(np.array([40.0, 110.0, 30.0]))
+
+
+def test_a_cameras_survey_given_no_quarter_size_copy_makes_its_own():
+    frame = render_table_scene(LIT_TABLE, seed=1, cloth=(110, 110, 110)).frame
+    assert repr(Detector(follow_scale=True).survey(frame)[0]) == repr(Detector(follow_scale=True).survey(frame, quarter(frame))[0])
