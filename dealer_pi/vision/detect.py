@@ -491,12 +491,15 @@ def table_colour(bgr: np.ndarray) -> np.ndarray:
     return colour
 
 
-def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR, quartered: np.ndarray | None = None) -> np.ndarray:
+def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR, quartered: np.ndarray | None = None,
+             lab: np.ndarray | None = None) -> np.ndarray:
     """255 where the frame is not felt-coloured; worked out at quarter size, which is plenty for
-    cards (``quartered``: :func:`.glyphs.quarter` of ``bgr``, if already made)."""
+    cards (``quartered``: :func:`.glyphs.quarter` of ``bgr``, and ``lab``: that in Lab, if already made)."""
     h, w = bgr.shape[:2]
-    small = quarter(bgr) if quartered is None else quartered
-    mask = ((felt_distance(small, felt) > threshold) * 255).astype(np.uint8)
+    if lab is None:
+        lab = cv2.cvtColor(quarter(bgr) if quartered is None else quartered, cv2.COLOR_BGR2Lab)
+    distance = cv2.transform(_lab_differences(lab, felt), np.ones((1, 3), np.float32))
+    mask = ((distance > threshold) * 255).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
 
@@ -581,16 +584,15 @@ def enclosed(mask: np.ndarray) -> np.ndarray:
 
 
 def off_the_felts_hue(bgr: np.ndarray, felt: np.ndarray, not_felt_mask: np.ndarray, ink: np.ndarray,
-                      quartered: np.ndarray | None = None) -> np.ndarray:
+                      lab: np.ndarray | None = None) -> np.ndarray:
     """255 on patches a little off the felt's hue, or lighter than the felt round them, that touch
     ``not_felt_mask`` (at the picture's size), are more than a thin band along it and hold print
     (``ink``: :func:`table_print`; see :data:`HUE_PRINT`): the rest of a back in nearly the felt's
     colour, of which only the print is far from the felt's colour (see :data:`FELT_HUE_NEAR` and
-    :data:`FELT_LIGHTER`)."""
+    :data:`FELT_LIGHTER`). ``lab``: :func:`.glyphs.quarter` of ``bgr`` in Lab, if already made."""
     h, w = bgr.shape[:2]
-    small = quarter(bgr) if quartered is None else quartered
-    far = cv2.resize(not_felt_mask, small.shape[1::-1], interpolation=cv2.INTER_NEAREST) > 0
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    lab = cv2.cvtColor(quarter(bgr), cv2.COLOR_BGR2Lab) if lab is None else lab
+    far = cv2.resize(not_felt_mask, lab.shape[1::-1], interpolation=cv2.INTER_NEAREST) > 0
     off_hue = cv2.transform(_lab_differences(lab, felt), np.array([[0, 1, 1]], np.float32)) > FELT_HUE_NEAR
     joined = far | off_hue | _off_the_felts_light(lab[:, :, 0], ~(far | off_hue))
     n, labels = cv2.connectedComponents(joined.astype(np.uint8), connectivity=8)
@@ -1128,22 +1130,25 @@ class Detector:
         the caller has them already)."""
         felt = self._felt(bgr) if felt is None else felt
         quartered = quarter(bgr) if quartered is None else quartered
-        use_regions = is_felt_like(felt, white_level(quartered) if self.follow_scale else None)
-        region = not_felt(bgr, felt, quartered=quartered) if use_regions else None
-        # The print on the region's table, for the first step that asks.
-        print_of = functools.cache(functools.partial(table_print, bgr, region)) if region is not None else None
-        if region is not None and print_of is not None and self.follow_scale and is_coloured_cloth(felt):
-            # A camera overexposes a lamp's spot on the cloth; a still's light is as the photo was taken.
-            region = without_glare(region, quartered, lab_colour(felt), print_of)
+        region: np.ndarray | None = None
         backs_within = None
-        if region is not None and print_of is not None and self.find_patterned_backs:
-            ink = print_of()
-            # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
-            # print and the hue's patches too, the specks a patch of glare leaves out would count.
-            # It is where cards lie, not where print is read: a court's picture of the felt's colour
-            # is enclosed too, and read there, its print made a king's index no king.
-            backs_within = enclosed(region)
-            region = region | patterned(bgr, region, ink) | off_the_felts_hue(bgr, felt, region, ink, quartered)
+        if is_felt_like(felt, white_level(quartered) if self.follow_scale else None):
+            # The quarter-size copy in Lab: the felt's colour, its glare and its hue are measured there.
+            lab = cv2.cvtColor(quartered, cv2.COLOR_BGR2Lab)
+            region = not_felt(bgr, felt, lab=lab)
+            # The print on the region's table, for the first step that asks.
+            print_of = functools.cache(functools.partial(table_print, bgr, region))
+            if self.follow_scale and is_coloured_cloth(felt):
+                # A camera overexposes a lamp's spot on the cloth; a still's light is as the photo was taken.
+                region = without_glare(region, lab, lab_colour(felt), print_of)
+            if self.find_patterned_backs:
+                ink = print_of()
+                # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
+                # print and the hue's patches too, the specks a patch of glare leaves out would count.
+                # It is where cards lie, not where print is read: a court's picture of the felt's colour
+                # is enclosed too, and read there, its print made a king's index no king.
+                backs_within = enclosed(region)
+                region = region | patterned(bgr, region, ink) | off_the_felts_hue(bgr, felt, region, ink, lab)
         self.last_region = region
         self.last_weave = felt if region is not None and is_coloured_cloth(felt) else None
         # A camera drops its felt's ink (``felt`` below); a still, only the band round its cards.

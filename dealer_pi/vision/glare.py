@@ -54,18 +54,18 @@ def felt_in_glare(lab: np.ndarray, felt_lab: np.ndarray) -> np.ndarray:
     return out
 
 
-def without_glare(region: np.ndarray, quartered: np.ndarray, felt_lab: np.ndarray, ink: Callable[[], np.ndarray]) -> np.ndarray:
+def without_glare(region: np.ndarray, lab: np.ndarray, felt_lab: np.ndarray, ink: Callable[[], np.ndarray]) -> np.ndarray:
     """``region`` (255 off the felt's colour, at the picture's size) less the felt under a glare
-    (:func:`felt_in_glare`, worked out on ``quartered``, the picture at quarter size) where it holds
+    (:func:`felt_in_glare`, worked out on ``lab``, the picture at quarter size in Lab) where it holds
     no print (``ink()``: True on edges of print, at the picture's size; see :data:`PLAIN`), in
     patches wider than a card's blurred edge (:data:`BAND`). ``ink`` is asked only where such a
     patch of the felt's hue lies in the region: a frame lit as a camera's automatic exposure
     leaves it has its glare within the felt's colour, and costs no look for print."""
     h, w = region.shape
-    qh, qw = quartered.shape[:2]
+    qh, qw = lab.shape[:2]
     band = np.ones((BAND, BAND), np.uint8)
     off = cv2.resize(region, (qw, qh), interpolation=cv2.INTER_NEAREST) > 0
-    hue = (felt_in_glare(cv2.cvtColor(quartered, cv2.COLOR_BGR2Lab), felt_lab) & off).astype(np.uint8)
+    hue = (felt_in_glare(lab, felt_lab) & off).astype(np.uint8)
     if not cv2.morphologyEx(hue, cv2.MORPH_OPEN, band).any():
         return region
     density = cv2.boxFilter(cv2.resize(ink().astype(np.float32), (qw, qh), interpolation=cv2.INTER_AREA), -1, (BAND, BAND))

@@ -6,21 +6,15 @@ import cv2
 import numpy as np
 import pytest
 
-from dealer_pi.engine.observations import CardSeen
 from dealer_pi.vision.detect import lab_colour, felt_colour, not_felt, table_print
 from dealer_pi.vision.exposure import exposed
 from dealer_pi.vision.glare import without_glare
-from dealer_pi.vision.lit_table import LIT_TABLE, filmed, lit
+from dealer_pi.vision.lit_table import LIT_TABLE, lit
 from dealer_pi.vision.render import FELT_GREEN, render_table_scene
+from vision_helpers import face_down_zones, filmed_still
 
 BLUE_CLOTH = (140, 70, 25)
 RED_CLOTH = (35, 30, 150)
-
-
-def downs(frame: np.ndarray, seed: int) -> list[str]:
-    """The zones of the face-down cards the tracker reports of ``frame`` filmed 8 times."""
-    [(out, _)] = filmed([(frame, 8)], seed)
-    return sorted(str(o.zone) for o in out if isinstance(o, CardSeen) and not o.face_up)
 
 
 @pytest.mark.parametrize(("seed", "light", "cloth"), [(7, 2.0, FELT_GREEN), (16, 1.5, FELT_GREEN), (16, 2.0, FELT_GREEN)])
@@ -28,7 +22,7 @@ def test_DEAL_HOLE_COUNT_DEAL_BURN_an_overexposed_tables_glare_is_no_face_down_c
     # Overexposed, the lamp's spot on the cloth turns pale, far from the felt's colour: it was
     # reported as one to three face-down cards beside the seat's pair and the burn.
     frame = lit(render_table_scene(LIT_TABLE, seed=seed, cloth=cloth).frame, light)
-    assert downs(frame, seed) == ["burn", "seat:5", "seat:5"]
+    assert face_down_zones(filmed_still(frame, seed)) == ["burn", "seat:5", "seat:5"]
 
 
 @pytest.mark.parametrize("cloth", [BLUE_CLOTH, RED_CLOTH])
@@ -37,7 +31,7 @@ def test_DEAL_HOLE_COUNT_DEAL_BURN_backs_of_the_cloths_hue_are_no_glare(cloth):
     # cloth's hue, lighter, as a glare's is, and only their print tells them from one.
     for seed in (0, 1):
         frame = render_table_scene(LIT_TABLE, seed=seed, cloth=cloth).frame
-        assert downs(frame, seed) == ["burn", "seat:5", "seat:5"], seed
+        assert face_down_zones(filmed_still(frame, seed)) == ["burn", "seat:5", "seat:5"], seed
 
 
 def test_the_glare_taken_off_is_off_the_cards():
@@ -47,7 +41,7 @@ def test_the_glare_taken_off_is_off_the_cards():
         frame, quartered = exposed(lit(scene.frame, 2.0))
         felt = felt_colour(frame)
         region = not_felt(frame, felt, quartered=quartered)
-        kept = without_glare(region, quartered, lab_colour(felt), lambda: table_print(frame, region))
+        kept = without_glare(region, cv2.cvtColor(quartered, cv2.COLOR_BGR2Lab), lab_colour(felt), lambda: table_print(frame, region))
         assert scene.top is not None
         # The region is worked out at quarter size: a card's outline is within 4 pixels of it.
         cards = cv2.erode((scene.top >= 0).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
@@ -62,4 +56,5 @@ def test_a_table_lit_as_a_camera_leaves_it_loses_nothing_to_glare():
         frame, quartered = exposed(render_table_scene(LIT_TABLE, seed=seed).frame)
         felt = felt_colour(frame)
         region = not_felt(frame, felt, quartered=quartered)
-        assert np.array_equal(without_glare(region, quartered, lab_colour(felt), lambda: table_print(frame, region)), region), seed
+        lab = cv2.cvtColor(quartered, cv2.COLOR_BGR2Lab)
+        assert np.array_equal(without_glare(region, lab, lab_colour(felt), lambda: table_print(frame, region)), region), seed
