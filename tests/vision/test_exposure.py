@@ -5,16 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dealer_pi.engine.observations import CardSeen
 from dealer_pi.vision.exposure import brighten, exposed
-from dealer_pi.vision.lit_table import LIT_TABLE, filmed, lit
+from dealer_pi.vision.lit_table import LIT_TABLE, lit
 from dealer_pi.vision.render import FELT_GREEN, render_table_scene
-
-
-def seen(frame: np.ndarray, seed: int) -> list[CardSeen]:
-    """What the tracker reports of ``frame`` filmed 8 times."""
-    [(out, _)] = filmed([(frame, 8)], seed)
-    return out
+from vision_helpers import face_down_zones, filmed_still
 
 
 def test_a_picture_lit_as_a_camera_leaves_it_is_read_as_it_is():
@@ -41,9 +35,9 @@ def test_DEAL_HOLE_COUNT_DEAL_BURN_a_table_filmed_dim_shows_its_face_down_cards_
     truth = {c for cards in LIT_TABLE.values() for c in cards if c is not None}
     for seed in (1, 2):
         frame = render_table_scene(LIT_TABLE, seed=seed).frame
-        full, dim = seen(frame, seed), seen(lit(frame, light), seed)
-        downs = [o for o in dim if not o.face_up]
-        assert sorted(str(o.zone) for o in downs) == sorted(str(o.zone) for o in full if not o.face_up), (light, seed, downs)
+        full, dim = filmed_still(frame, seed), filmed_still(lit(frame, light), seed)
+        downs = face_down_zones(dim)
+        assert downs == face_down_zones(full), (light, seed, downs)
         assert len(downs) == 3, (light, seed, downs)
         names = {o.card for o in dim if o.card is not None}
         assert names <= truth, (light, seed, names - truth)
@@ -58,7 +52,7 @@ def test_DEAL_HOLE_EXPOSED_DEAL_FLOP_EXTRA_a_table_under_a_filament_bulb_shows_n
     for seed in (0, 7):
         frame = render_table_scene(LIT_TABLE, seed=seed, cloth=cloth).frame
         lamp = lit(frame, 1.0, (0.55, 0.8, 1.0))
-        downs = sorted(str(o.zone) for o in seen(lamp, seed) if not o.face_up)
+        downs = face_down_zones(filmed_still(lamp, seed))
         assert downs == ["burn", "seat:5", "seat:5"], (cloth, seed, downs)
 
 

@@ -6,10 +6,12 @@ import cv2
 import numpy as np
 
 from dealer_pi.engine.cards import Card
+from dealer_pi.engine.observations import CardSeen
 from dealer_pi.vision.closer import LOOKS_PER_FRAME
 from dealer_pi.vision.detect import Detector
 from dealer_pi.vision.faces import FaceStyle, render_back, render_face
 from dealer_pi.vision.glyphs import GlyphParams
+from dealer_pi.vision.lit_table import filmed
 from dealer_pi.vision.recogniser import Recogniser
 from dealer_pi.vision.render import Placement, card_homography, compose, felt
 
@@ -84,3 +86,14 @@ def table_on_a_floor(seed: int = 3, face_down: bool = False) -> np.ndarray:
     for x, y, angle in FACE_DOWN if face_down else []:
         placements.append(Placement(back, card_homography((x, y), angle, 150), None, False))
     return compose(picture, placements).frame
+
+
+def filmed_still(frame: np.ndarray, seed: int) -> list[CardSeen]:
+    """What the camera's tracker reports of ``frame`` filmed 8 times (:func:`.lit_table.filmed`)."""
+    [(seen, _)] = filmed([(frame, 8)], seed)
+    return seen
+
+
+def face_down_zones(seen: list[CardSeen]) -> list[str]:
+    """The zones of the face-down cards among ``seen``, sorted."""
+    return sorted(str(o.zone) for o in seen if not o.face_up)
