@@ -556,6 +556,10 @@ def patterned(bgr: np.ndarray, not_felt_mask: np.ndarray, ink: np.ndarray) -> np
 # Felt that the region encloses (see enclosed) is card where it is at most this share of the picture
 # (a card is a 130th of a 1920x1080 still's).
 ENCLOSED_MOST = 0.02
+# A camera's enclosed patch is a back's pale print only this much lighter than the felt (Lab L): a
+# blue back's patches on overexposed blue cloth were 25-35 lighter; the felt a shadow's soft edge
+# encloses, lifted with the shadow, 15 darker (at 0.4 of the light; 45-57 darker unlifted).
+ENCLOSED_LIGHTER = 5
 
 
 def print_edges(bgr: np.ndarray, table: np.ndarray | None, least: float, step: int = 1) -> np.ndarray:
@@ -570,13 +574,18 @@ def print_edges(bgr: np.ndarray, table: np.ndarray | None, least: float, step: i
     return edges
 
 
-def enclosed(mask: np.ndarray) -> np.ndarray:
+def enclosed(mask: np.ndarray, lightness: np.ndarray | None = None, least: float = 0.0) -> np.ndarray:
     """255 on the felt that ``mask`` encloses wholly, in patches no larger than :data:`ENCLOSED_MOST`
-    of the picture: a back of the felt's colour inside its margin."""
+    of the picture: a back of the felt's colour inside its margin. With ``lightness`` (Lab L at
+    quarter size), only patches of ``least`` or more on average: a shadow's soft edge encloses
+    the shaded felt round a card, darker than the felt, and is no card."""
     small = mask[::4, ::4]
     n, felt_ids, stats, _ = cv2.connectedComponentsWithStats((small == 0).astype(np.uint8), connectivity=4)
     h, w = small.shape
     holes = stats[:, cv2.CC_STAT_AREA] <= ENCLOSED_MOST * h * w
+    if lightness is not None:
+        light = cv2.resize(lightness, (w, h), interpolation=cv2.INTER_NEAREST) if lightness.shape != small.shape else lightness
+        holes &= np.bincount(felt_ids.ravel(), light.ravel().astype(np.float64), n) >= least * stats[:, cv2.CC_STAT_AREA]
     holes[np.unique(np.concatenate([felt_ids[0], felt_ids[-1], felt_ids[:, 0], felt_ids[:, -1]]))] = False
     holes[0] = False  # the mask itself
     out: np.ndarray = cv2.resize(holes[felt_ids].astype(np.uint8) * 255, mask.shape[1::-1], interpolation=cv2.INTER_NEAREST)
@@ -1141,13 +1150,18 @@ class Detector:
             if self.follow_scale and is_coloured_cloth(felt):
                 # A camera overexposes a lamp's spot on the cloth; a still's light is as the photo was taken.
                 region = without_glare(region, lab, lab_colour(felt), print_of)
+            # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
+            # print and the hue's patches too, the specks a patch of glare leaves out would count.
+            # It is where cards lie, not where print is read: a court's picture of the felt's colour
+            # is enclosed too, and read there, its print made a king's index no king. A camera's too:
+            # a blue back on blue cloth, overexposed, is felt in patches its margin encloses, lighter
+            # than the felt; a shadow's soft edge encloses felt too, but shaded (see ENCLOSED_LIGHTER).
+            if self.find_patterned_backs:
+                backs_within = enclosed(region)
+            elif self.follow_scale:
+                backs_within = enclosed(region, lab[:, :, 0], float(lab_colour(felt)[0]) + ENCLOSED_LIGHTER)
             if self.find_patterned_backs:
                 ink = print_of()
-                # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
-                # print and the hue's patches too, the specks a patch of glare leaves out would count.
-                # It is where cards lie, not where print is read: a court's picture of the felt's colour
-                # is enclosed too, and read there, its print made a king's index no king.
-                backs_within = enclosed(region)
                 region = region | patterned(bgr, region, ink) | off_the_felts_hue(bgr, felt, region, ink, lab)
         self.last_region = region
         self.last_weave = felt if region is not None and is_coloured_cloth(felt) else None

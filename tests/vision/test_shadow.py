@@ -37,3 +37,18 @@ def test_DEAL_FLOP_EXTRA_DEAL_HOLE_EXPOSED_a_face_up_card_under_a_shadow_stays_n
         near = [f for f in under if math.dist(f.centre, centre) < 55]
         assert near and all(f.face_up for f in near), (zone, light, seed, near)
         assert named <= {f.card for f in near}, (zone, light, seed, near)
+
+
+@pytest.mark.parametrize("seed,light", [(5, 0.5), (0, 0.4)])
+def test_DEAL_FLOP_EXTRA_DEAL_BURN_felt_a_shadows_soft_edge_encloses_is_no_back(seed, light):
+    # The camera takes felt its region encloses for a back's pale print (on blue cloth overexposed);
+    # the ring a lifted shadow's soft edge leaves encloses the shaded felt round a board card, and
+    # that made the card, or the burn beside it, a face-down card.
+    sc = render_table_scene(LIT_TABLE, seed=seed)
+    target = [p for p in sc.placements if p.card is not None and p.zone == "board"][seed % 5]
+    cx, cy = target.corners.mean(axis=0)
+    centre = (float(cx), float(cy))
+    _, (seen, under) = filmed([(sc.frame, 12), (shadow(sc.frame, centre, light), 20)], seed)
+    assert [o for o in seen if not o.face_up] == []
+    near = [f for f in under if math.dist(f.centre, centre) < 55]
+    assert all(f.face_up for f in near) and target.card in {f.card for f in near}, near
