@@ -1,10 +1,11 @@
-"""A table covered in dark cloth (black or grey speed cloth, a black mat), through the camera's pipeline."""
+"""A table covered in other cloth (black or grey speed cloth, a black mat, red cloth), through the camera's pipeline."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import Detector, is_felt_like
 from dealer_pi.vision.glyphs import quarter
 from dealer_pi.vision.lit_table import LIT_TABLE, lit
@@ -49,3 +50,13 @@ def test_a_light_desk_is_no_table_to_a_camera_and_grey_cloth_is_one_as_far_under
 def test_a_cameras_survey_given_no_quarter_size_copy_makes_its_own():
     frame = render_table_scene(LIT_TABLE, seed=1, cloth=(110, 110, 110)).frame
     assert repr(Detector(follow_scale=True).survey(frame)[0]) == repr(Detector(follow_scale=True).survey(frame, quarter(frame))[0])
+
+
+@pytest.mark.parametrize(("seed", "light"), [(0, 1.5), (3, 1.5), (0, 2.0)])
+def test_DEAL_DECK_red_print_on_red_cloth_a_cameras_exposure_lifts_is_named(seed, light):
+    # Lifted, red cloth is the red print's own colour, and the camera dropped the print with the
+    # felt's ink: every red card of the board and the seat went unnamed.
+    truth = {c for cards in LIT_TABLE.values() for c in cards if c is not None}
+    frame = lit(render_table_scene(LIT_TABLE, seed=seed, cloth=(35, 30, 150)).frame, light)
+    names = {o.card for o in filmed_still(frame, seed) if o.card is not None}
+    assert {Card.parse(c) for c in ("Ah", "Kd", "2h")} <= names <= truth, names

@@ -315,3 +315,17 @@ def test_DEAL_DECK_the_felt_band_round_a_card_is_taken_with_the_cards_edge_but_n
     assert band[100, 50] and band[40, 100]  # the card's edge beside it
     assert not band[100, 52] and not band[100, 100] and not band[60, 60]  # the card's stock and its print
     assert band[10, 10]  # and the felt beyond the part, which holds no print either
+
+
+def test_DEAL_DECK_a_cameras_felt_coloured_ink_is_dropped_where_it_runs_on_into_the_felt_not_inside_a_card() -> None:
+    # A camera drops ink of its cloth's colour: the band the threshold inks round every card. Red
+    # cloth that the camera's exposure lifts is the red print's colour, and every red index went
+    # with it; print lies inside white stock, and the band runs on into the felt.
+    felt = (53, 45, 232)  # red cloth at 1.5 times the light; the print measured (56, 54, 254)
+    img = np.full((200, 200, 3), felt, np.uint8)
+    cv2.rectangle(img, (50, 40), (150, 170), (250, 250, 250), -1)
+    cv2.rectangle(img, (90, 90), (95, 110), (56, 54, 254), -1)
+    plain, dropped = ink_mask(img, GlyphParams()), ink_mask(img, GlyphParams(felt=felt))
+    assert plain[100, 48] and plain[100, 92]  # the band and the print, both ink to the threshold
+    assert not dropped[100, 48] and not dropped[30, 100]  # the band is the felt's
+    assert dropped[100, 92] and np.array_equal(dropped[85:115, 85:100], plain[85:115, 85:100])  # the print stays whole
