@@ -33,7 +33,7 @@ from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, 
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .exposure import exposed, white_level
 from .glare import without_glare
-from .glyphs import felt_band, frame_brightness, is_paper, quarter, region_boxes
+from .glyphs import at_edge, felt_band, frame_brightness, is_paper, quarter, region_boxes
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
                       without_knobs)
@@ -586,7 +586,7 @@ def enclosed(mask: np.ndarray, lightness: np.ndarray | None = None, least: float
     if lightness is not None:
         light = cv2.resize(lightness, (w, h), interpolation=cv2.INTER_NEAREST) if lightness.shape != small.shape else lightness
         holes &= np.bincount(felt_ids.ravel(), light.ravel().astype(np.float64), n) >= least * stats[:, cv2.CC_STAT_AREA]
-    holes[np.unique(np.concatenate([felt_ids[0], felt_ids[-1], felt_ids[:, 0], felt_ids[:, -1]]))] = False
+    holes &= ~at_edge(felt_ids, n)
     holes[0] = False  # the mask itself
     out: np.ndarray = cv2.resize(holes[felt_ids].astype(np.uint8) * 255, mask.shape[1::-1], interpolation=cv2.INTER_NEAREST)
     return out
@@ -1158,11 +1158,10 @@ class Detector:
             # than the felt; a shadow's soft edge encloses felt too, but shaded (see ENCLOSED_LIGHTER).
             if self.find_patterned_backs:
                 backs_within = enclosed(region)
-            elif self.follow_scale:
-                backs_within = enclosed(region, lab[:, :, 0], float(lab_colour(felt)[0]) + ENCLOSED_LIGHTER)
-            if self.find_patterned_backs:
                 ink = print_of()
                 region = region | patterned(bgr, region, ink) | off_the_felts_hue(bgr, felt, region, ink, lab)
+            elif self.follow_scale:
+                backs_within = enclosed(region, lab[:, :, 0], float(lab_colour(felt)[0]) + ENCLOSED_LIGHTER)
         self.last_region = region
         self.last_weave = felt if region is not None and is_coloured_cloth(felt) else None
         # A camera drops its felt's ink (``felt`` below); a still, only the band round its cards.

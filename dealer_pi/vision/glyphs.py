@@ -130,14 +130,20 @@ def _drop_felt(ink: np.ndarray, bgr: np.ndarray, felt: tuple[int, int, int]) -> 
     went with the felt). A box read alone has felt at its edge: it is cut round cards with room."""
     coloured = felt_coloured(bgr, felt)
     n, labels = cv2.connectedComponentsWithAlgorithm(coloured, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    inside = np.ones(n, bool)
-    for edge in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
-        inside[edge] = False
+    inside = ~at_edge(labels, n)
     inside[0] = False
     inked = cv2.bitwise_and(ink, coloured) if inside.any() else None
     cv2.bitwise_and(ink, cv2.bitwise_not(coloured), dst=ink)
     if inked is not None:
         cv2.bitwise_or(ink, cv2.bitwise_and(inked, (inside[labels] * 255).astype(np.uint8)), dst=ink)
+
+
+def at_edge(labels: np.ndarray, n: int) -> np.ndarray:
+    """Which of the ``n`` components ``labels`` holds reach the picture's edge."""
+    edge = np.zeros(n, bool)
+    for side in (labels[0], labels[-1], labels[:, 0], labels[:, -1]):
+        edge[side] = True
+    return edge
 
 
 def felt_coloured(bgr: np.ndarray, felt: tuple[int, int, int] | np.ndarray) -> np.ndarray:
