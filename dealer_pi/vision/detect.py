@@ -574,20 +574,21 @@ def print_edges(bgr: np.ndarray, table: np.ndarray | None, least: float, step: i
     return edges
 
 
-def enclosed(mask: np.ndarray, lightness: np.ndarray | None = None, least: float = 0.0) -> np.ndarray:
+def enclosed(mask: np.ndarray, lightness: np.ndarray | None = None, least: float = 0.0) -> np.ndarray | None:
     """255 on the felt that ``mask`` encloses wholly, in patches no larger than :data:`ENCLOSED_MOST`
-    of the picture: a back of the felt's colour inside its margin. With ``lightness`` (Lab L at
-    quarter size), only patches of ``least`` or more on average: a shadow's soft edge encloses
-    the shaded felt round a card, darker than the felt, and is no card."""
+    of the picture: a back of the felt's colour inside its margin; None where there is none. With
+    ``lightness`` (Lab L at quarter size), only patches of ``least`` or more on average: a shadow's
+    soft edge encloses the shaded felt round a card, darker than the felt, and is no card."""
     small = mask[::4, ::4]
     n, felt_ids, stats, _ = cv2.connectedComponentsWithStats((small == 0).astype(np.uint8), connectivity=4)
     h, w = small.shape
-    holes = stats[:, cv2.CC_STAT_AREA] <= ENCLOSED_MOST * h * w
-    if lightness is not None:
+    holes = (stats[:, cv2.CC_STAT_AREA] <= ENCLOSED_MOST * h * w) & ~at_edge(felt_ids, n)
+    holes[0] = False  # the mask itself
+    if holes.any() and lightness is not None:
         light = cv2.resize(lightness, (w, h), interpolation=cv2.INTER_NEAREST) if lightness.shape != small.shape else lightness
         holes &= np.bincount(felt_ids.ravel(), light.ravel().astype(np.float64), n) >= least * stats[:, cv2.CC_STAT_AREA]
-    holes &= ~at_edge(felt_ids, n)
-    holes[0] = False  # the mask itself
+    if not holes.any():
+        return None  # most of a camera's frames: a full-size mask of nothing costs a millisecond
     out: np.ndarray = cv2.resize(holes[felt_ids].astype(np.uint8) * 255, mask.shape[1::-1], interpolation=cv2.INTER_NEAREST)
     return out
 
