@@ -33,7 +33,7 @@ from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, 
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .exposure import exposed, white_level
 from .glare import without_glare
-from .glyphs import at_edge, felt_band, frame_brightness, is_paper, quarter, region_boxes
+from .glyphs import at_edge, felt_band, frame_brightness, is_paper, quarter, region_boxes, touching
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
                       without_knobs)
@@ -498,8 +498,7 @@ def not_felt(bgr: np.ndarray, felt: np.ndarray, threshold: float = FELT_NEAR, qu
     h, w = bgr.shape[:2]
     if lab is None:
         lab = cv2.cvtColor(quarter(bgr) if quartered is None else quartered, cv2.COLOR_BGR2Lab)
-    distance = cv2.transform(_lab_differences(lab, felt), np.ones((1, 3), np.float32))
-    mask = ((distance > threshold) * 255).astype(np.uint8)
+    mask = ((lab_distance(lab, felt) > threshold) * 255).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     return cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST)
 
@@ -606,8 +605,7 @@ def off_the_felts_hue(bgr: np.ndarray, felt: np.ndarray, not_felt_mask: np.ndarr
     off_hue = cv2.transform(_lab_differences(lab, felt), np.array([[0, 1, 1]], np.float32)) > FELT_HUE_NEAR
     joined = far | off_hue | _off_the_felts_light(lab[:, :, 0], ~(far | off_hue))
     n, labels = cv2.connectedComponents(joined.astype(np.uint8), connectivity=8)
-    seeded = np.bincount(labels[far], minlength=n) > 0
-    seeded[0] = False
+    seeded = touching(labels, n, far)
     # Opened: a card's edge, blurred into the felt, is a thin band off the felt's hue too, and
     # would join two piles lying close (a face-down count is of a pile's margins and area).
     body = cv2.morphologyEx((seeded[labels] & ~far).astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -649,7 +647,13 @@ def _holding_print(patches: np.ndarray, ink: np.ndarray) -> np.ndarray:
 
 def felt_distance(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray:
     """How far each pixel's colour is from the felt's: the sum of their Lab differences."""
-    return cv2.transform(_lab_differences(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab), felt), np.ones((1, 3), np.float32))
+    return lab_distance(cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab), felt)
+
+
+def lab_distance(lab: np.ndarray, felt: np.ndarray) -> np.ndarray:
+    """:func:`felt_distance` of a picture already in Lab (``lab``)."""
+    distance: np.ndarray = cv2.transform(_lab_differences(lab, felt), np.ones((1, 3), np.float32))
+    return distance
 
 
 def lab_colour(colour: np.ndarray) -> np.ndarray:
@@ -1148,9 +1152,10 @@ class Detector:
             region = not_felt(bgr, felt, lab=lab)
             # The print on the region's table, for the first step that asks.
             print_of = functools.cache(functools.partial(table_print, bgr, region))
+            felt_lab = lab_colour(felt)
             if self.follow_scale and is_coloured_cloth(felt):
                 # A camera overexposes a lamp's spot on the cloth; a still's light is as the photo was taken.
-                region = without_glare(region, lab, lab_colour(felt), print_of)
+                region = without_glare(region, lab, felt_lab, print_of)
             # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
             # print and the hue's patches too, the specks a patch of glare leaves out would count.
             # It is where cards lie, not where print is read: a court's picture of the felt's colour
@@ -1162,7 +1167,7 @@ class Detector:
                 ink = print_of()
                 region = region | patterned(bgr, region, ink) | off_the_felts_hue(bgr, felt, region, ink, lab)
             elif self.follow_scale:
-                backs_within = enclosed(region, lab[:, :, 0], float(lab_colour(felt)[0]) + ENCLOSED_LIGHTER)
+                backs_within = enclosed(region, lab[:, :, 0], float(felt_lab[0]) + ENCLOSED_LIGHTER)
         self.last_region = region
         self.last_weave = felt if region is not None and is_coloured_cloth(felt) else None
         # A camera drops its felt's ink (``felt`` below); a still, only the band round its cards.

@@ -22,6 +22,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from .glyphs import touching
+
 # The cosine of the angle between a pixel's hue and the felt's (their Lab a, b as vectors) at
 # least. The simulated table's glare spots at twice the light: 0.99 or more.
 SAME_HUE = 0.97
@@ -76,9 +78,7 @@ def without_glare(region: np.ndarray, lab: np.ndarray, felt_lab: np.ndarray, ink
     # red cloth, a court's green on green.
     n, patches = cv2.connectedComponents(glare, connectivity=8)
     felt_beside = cv2.dilate((~off).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-    touching = np.bincount(patches[(glare > 0) & felt_beside], minlength=n) > 0
-    touching[0] = False
-    glare = touching[patches].astype(np.uint8)
+    glare = touching(patches, n, (glare > 0) & felt_beside)[patches].astype(np.uint8)
     if not glare.any():
         return region
     out: np.ndarray = cv2.bitwise_and(region, cv2.bitwise_not(cv2.resize(glare * 255, (w, h), interpolation=cv2.INTER_NEAREST)))

@@ -146,6 +146,14 @@ def at_edge(labels: np.ndarray, n: int) -> np.ndarray:
     return edge
 
 
+def touching(labels: np.ndarray, n: int, where: np.ndarray) -> np.ndarray:
+    """Which of the ``n`` components ``labels`` holds have a pixel where ``where`` is True (never
+    the background, 0)."""
+    out: np.ndarray = np.bincount(labels[where], minlength=n) > 0
+    out[0] = False
+    return out
+
+
 def felt_coloured(bgr: np.ndarray, felt: tuple[int, int, int] | np.ndarray) -> np.ndarray:
     """255 where ``bgr`` is within :data:`FELT_INK_NEAR` of the felt's colour in each channel. A
     box round the colour, not the Lab distance the detector's felt mask uses: converting a
@@ -163,8 +171,7 @@ def felt_band(bgr: np.ndarray, felt: tuple[int, int, int] | np.ndarray, region: 
     white margin, apart from the table."""
     coloured = felt_coloured(bgr, felt)
     n, labels = cv2.connectedComponents(coloured, connectivity=4)
-    outside = np.bincount(labels[region == 0], minlength=n) > 0
-    outside[0] = False
+    outside = touching(labels, n, region == 0)
     # And the card's edge beside it: a dark line a pixel wide that joins an index printed at the edge.
     return cv2.dilate((outside[labels] * 255).astype(np.uint8), np.ones((3, 3), np.uint8))
 
