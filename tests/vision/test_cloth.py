@@ -10,7 +10,7 @@ from dealer_pi.vision.detect import Detector, is_felt_like
 from dealer_pi.vision.glyphs import quarter
 from dealer_pi.vision.lit_table import LIT_TABLE, lit
 from dealer_pi.vision.render import render_table_scene
-from vision_helpers import face_down_zones, filmed_still
+from vision_helpers import RED_CLOTH, face_down_zones, filmed_still
 
 
 @pytest.mark.parametrize("cloth", [(110, 110, 110), (30, 30, 30)])
@@ -57,6 +57,6 @@ def test_DEAL_DECK_red_print_on_red_cloth_a_cameras_exposure_lifts_is_named(seed
     # Lifted, red cloth is the red print's own colour, and the camera dropped the print with the
     # felt's ink: every red card of the board and the seat went unnamed.
     truth = {c for cards in LIT_TABLE.values() for c in cards if c is not None}
-    frame = lit(render_table_scene(LIT_TABLE, seed=seed, cloth=(35, 30, 150)).frame, light)
+    frame = lit(render_table_scene(LIT_TABLE, seed=seed, cloth=RED_CLOTH).frame, light)
     names = {o.card for o in filmed_still(frame, seed) if o.card is not None}
     assert {Card.parse(c) for c in ("Ah", "Kd", "2h")} <= names <= truth, names

@@ -11,10 +11,7 @@ from dealer_pi.vision.exposure import exposed
 from dealer_pi.vision.glare import without_glare
 from dealer_pi.vision.lit_table import LIT_TABLE, lit
 from dealer_pi.vision.render import FELT_GREEN, render_table_scene
-from vision_helpers import face_down_zones, filmed_still
-
-BLUE_CLOTH = (140, 70, 25)
-RED_CLOTH = (35, 30, 150)
+from vision_helpers import BLUE_CLOTH, RED_CLOTH, face_down_zones, filmed_still
 
 
 @pytest.mark.parametrize(("seed", "light", "cloth"), [(7, 2.0, FELT_GREEN), (16, 1.5, FELT_GREEN), (16, 2.0, FELT_GREEN)])
