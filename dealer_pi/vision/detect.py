@@ -186,6 +186,13 @@ RACK_PIECE = 0.5
 # pairs that pass these gates showed 0.21 at most in either piece (a later seed's, 0.28: 2200/15);
 # a back beside a face-up card whose index was hidden, 0.38 to 0.52 in the face (models/REPORT.md).
 BESIDE_FACE_PLAIN = 0.1
+# ... and of a part split into two, the face's piece shows more than the back's by this much.
+# Overexposed, a pair of blue lattice backs lightens into pieces alike pale: up to 0.33 in one,
+# and 0.14 more than the other (models/eval_dim.py, green, blue, red and black cloth at 1.5 to 2.5
+# times the light); one of a seat's two backs was reported face up, a hole card exposed to the
+# monitor. A face beside a back showed 0.35 to 0.54, and 0.21 to 0.54 more than the back (held-out
+# stills, 12 seeds of eval_heldout.py).
+PAIR_FACE_OVER = 0.17
 # A part's card stock is of the colour of the named faces' stock in the same frame: pixels this far
 # from it (Lab's a and b together) are no card stock, however pale. A light lilac back lay 20 from
 # the faces, a pale pink one 8 (its white margin 0); on the real photos each face's stock lies
@@ -1321,7 +1328,8 @@ class Detector:
             # under the card beside it; each card's piece shows its own face. In a pile of three,
             # the margins of piled backs gather in one piece at most: two faces are asked there.
             faces = sum(plain > PLAIN_FACE_UP for _, plain in shares)
-            a_back = bool(shares) and min(plain for _, plain in shares) <= PIECE_BACK_PLAIN and faces >= k - 1
+            backmost = min((plain for _, plain in shares), default=1.0)
+            a_back = backmost <= PIECE_BACK_PLAIN and faces >= k - 1
             for i, piece in enumerate(pieces):
                 box = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(piece if k == 1 else _row_ends(piece))))
                 c = box.mean(axis=0)
@@ -1332,7 +1340,7 @@ class Detector:
                         if _piece_a_rack(bgr, part, piece):
                             continue  # a chip rack beside face-up cards, no card
                         up, sure = False, 1.0 - paper
-                    elif not face_up and a_back and plain > PLAIN_FACE_UP:
+                    elif not face_up and a_back and plain > PLAIN_FACE_UP and (k != 2 or plain - backmost > PAIR_FACE_OVER):
                         up, sure = True, paper
                 out.append(CardFound(None, up, (float(c[0]), float(c[1])), _pts(box), float(sure)))
         return out

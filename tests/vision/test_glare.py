@@ -39,6 +39,17 @@ def test_DEAL_HOLE_COUNT_DEAL_BURN_an_overexposed_back_of_the_cloths_hue_is_foun
     assert face_down_zones(filmed_still(frame, seed)) == ["burn", "seat:5", "seat:5"]
 
 
+def test_DEAL_HOLE_EXPOSED_DEAL_HOLE_COUNT_an_overexposed_pair_of_lattice_backs_is_no_face_up_card():
+    # At twice the light a seat's pair of blue lattice backs on green cloth is one part: the
+    # lattice lightens into white stock, no stretch of back is left to count, and the piece of the
+    # lower card showed just over the share of plain stock a face shows (0.305). It was a face-up
+    # card beside a back, a hole card exposed to the monitor.
+    frame = lit(render_table_scene(LIT_TABLE, seed=3, cloth=FELT_GREEN).frame, 2.0)
+    seen = filmed_still(frame, 3)
+    assert face_down_zones(seen) == ["burn", "seat:5", "seat:5"]
+    assert not [o for o in seen if o.face_up and o.zone == "seat:5"]
+
+
 def test_the_glare_taken_off_is_off_the_cards():
     # Every pixel of a card stays in the region, and most of the spot leaves it.
     for seed in (7, 16):
