@@ -10,7 +10,9 @@ spot (``models/eval_dim.py``).
 
 A glare adds white light to the felt's: its colour keeps the felt's hue (Lab a and b in the felt's
 direction, within :data:`SAME_HUE`), keeps some of its chroma (at least :data:`PALEST` of it,
-where card stock keeps none), and is lighter than the felt. Such pixels are felt, on coloured cloth
+where card stock keeps none), and is lighter than the felt. Where the camera clipped the felt's
+strongest channel, the spot's hue turns as the other two rise; added white light raises them alike,
+and their difference is what is kept (:data:`CLIPPED`). Such pixels are felt, on coloured cloth
 only: on grey or black cloth the hue says nothing. A back of the felt's own hue and lighter is
 found by its print instead (``detect.patterned``), which a glare has none of.
 """
@@ -34,6 +36,17 @@ PALEST = 0.3
 # glare spots overexposed hold 0.03-0.17, one card edge across the window 0.1; a back in the felt's
 # hue and lighter (a blue back's pale lattice on blue cloth) 0.38 and more on 99 % of it.
 PLAIN = 0.25
+# Overexposed, blue cloth has its blue channel clipped at the felt itself, and a lamp's spot, white
+# light added, raises only the other two: its hue turns (the simulated blue cloth at twice the
+# light: a cosine of 0.81 with the felt's, 3 to 10 false face-down cards a table). Added white light
+# keeps the difference between the channels the camera did not clip: within KEPT of the felt's,
+# where the felt's own is SPAN or more (8-bit BGR), and the felt's darkest channel raised by
+# LIGHTER at least. A channel of CLIPPED or more is clipped, in the felt and the spot alike. White
+# card stock keeps no difference; a back's print does not keep the felt's, and is no glare either.
+CLIPPED = 245
+KEPT = 0.25
+SPAN = 30.0
+LIGHTER = 20.0
 # Patches of glare narrower than this (pixels of the picture given: a camera frame at quarter size)
 # are left as they are.
 BAND = 5
@@ -41,18 +54,39 @@ BAND = 5
 
 def felt_in_glare(lab: np.ndarray, felt_lab: np.ndarray) -> np.ndarray:
     """True where ``lab`` (a picture in OpenCV's 8-bit Lab) is the felt (``felt_lab``, its colour in
-    the same) under a glare: the felt's hue, lighter, and no paler than :data:`PALEST` of it."""
+    the same) under a glare: the felt's hue, lighter, and no paler than :data:`PALEST` of it; or,
+    where the felt has a clipped channel, as :func:`_clipped_glare` says."""
     f = np.asarray(felt_lab, np.float32).reshape(3) - np.array([0.0, 128.0, 128.0], np.float32)
     chroma = float(np.hypot(f[1], f[2]))
     if chroma < 1.0:
         return np.zeros(lab.shape[:2], bool)
-    lab = lab.astype(np.float32)
+    lab32 = lab.astype(np.float32)
     # Along the felt's hue, and across it, in units of the felt's chroma.
-    along = cv2.transform(lab, np.array([[0.0, f[1], f[2], -128.0 * (f[1] + f[2])]], np.float32) / chroma**2)
-    across = cv2.transform(lab, np.array([[0.0, -f[2], f[1], -128.0 * (f[1] - f[2])]], np.float32) / chroma**2)
+    along = cv2.transform(lab32, np.array([[0.0, f[1], f[2], -128.0 * (f[1] + f[2])]], np.float32) / chroma**2)
+    across = cv2.transform(lab32, np.array([[0.0, -f[2], f[1], -128.0 * (f[1] - f[2])]], np.float32) / chroma**2)
     # cos >= SAME_HUE: across / along <= tan of that angle.
     tan = float(np.sqrt(1.0 - SAME_HUE**2) / SAME_HUE)
-    out: np.ndarray = (along >= PALEST) & (np.abs(across) <= tan * along) & (lab[:, :, 0] > float(f[0]))
+    out: np.ndarray = (along >= PALEST) & (np.abs(across) <= tan * along) & (lab32[:, :, 0] > float(f[0]))
+    return out | _clipped_glare(lab, felt_lab)
+
+
+def _clipped_glare(lab: np.ndarray, felt_lab: np.ndarray) -> np.ndarray | bool:
+    """True where ``lab`` is the felt under a glare whose strongest channel the camera clipped in
+    the felt too (see :data:`CLIPPED`); False where the felt has no clipped channel."""
+    felt = cv2.cvtColor(np.asarray(felt_lab, np.uint8).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3).astype(np.float32)
+    clipped = np.flatnonzero(felt >= CLIPPED)
+    free = np.flatnonzero(felt < CLIPPED)
+    if not len(clipped) or len(free) < 2:
+        return False
+    hi, lo = free[np.argmax(felt[free])], free[np.argmin(felt[free])]
+    span = float(felt[hi] - felt[lo])
+    if span < SPAN:
+        return False
+    bgr = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR).astype(np.float32)
+    kept = (bgr[:, :, hi] - bgr[:, :, lo]) / span
+    out: np.ndarray = (np.abs(kept - 1.0) <= KEPT) & (bgr[:, :, lo] >= felt[lo] + LIGHTER)
+    for c in clipped:
+        out &= bgr[:, :, c] >= CLIPPED
     return out
 
 
