@@ -32,7 +32,7 @@ from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .exposure import exposed, white_level
-from .glare import without_glare
+from .glare import is_grey, without_glare
 from .glyphs import at_edge, felt_band, frame_brightness, is_paper, quarter, region_boxes, touching
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
@@ -686,8 +686,13 @@ def is_felt_like(felt: np.ndarray, white: float | None = None) -> bool:
         return True
     if white is None:
         return False
-    under = float(lab_colour(np.full(3, min(white, 255.0)))[0]) - float(lab_colour(felt)[0])
+    under = white_lightness(white) - float(lab_colour(felt)[0])
     return bool(_hsv(felt)[2] <= DARK_CLOTH) or under >= UNDER_WHITE
+
+
+def white_lightness(white: float) -> float:
+    """The Lab lightness (0 to 255) of grey at a frame's white level (:func:`.exposure.white_level`)."""
+    return float(lab_colour(np.full(3, min(white, 255.0)))[0])
 
 
 def is_coloured_cloth(felt: np.ndarray) -> bool:
@@ -1153,16 +1158,19 @@ class Detector:
         quartered = quarter(bgr) if quartered is None else quartered
         region: np.ndarray | None = None
         backs_within = None
-        if is_felt_like(felt, white_level(quartered) if self.follow_scale else None):
+        white = white_level(quartered) if self.follow_scale else None
+        if is_felt_like(felt, white):
             # The quarter-size copy in Lab: the felt's colour, its glare and its hue are measured there.
             lab = cv2.cvtColor(quartered, cv2.COLOR_BGR2Lab)
             region = not_felt(bgr, felt, lab=lab)
             # The print on the region's table, for the first step that asks.
             print_of = functools.cache(functools.partial(table_print, bgr, region))
             felt_lab = lab_colour(felt)
-            if self.follow_scale and is_coloured_cloth(felt):
+            if white is not None and is_coloured_cloth(felt):
                 # A camera overexposes a lamp's spot on the cloth; a still's light is as the photo was taken.
                 region = without_glare(region, lab, felt_lab, print_of)
+            elif white is not None and is_grey(felt_lab):
+                region = without_glare(region, lab, felt_lab, print_of, white_lightness(white))
             # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
             # print and the hue's patches too, the specks a patch of glare leaves out would count.
             # It is where cards lie, not where print is read: a court's picture of the felt's colour

@@ -12,9 +12,10 @@ A glare adds white light to the felt's: its colour keeps the felt's hue (Lab a a
 direction, within :data:`SAME_HUE`), keeps some of its chroma (at least :data:`PALEST` of it,
 where card stock keeps none), and is lighter than the felt. Where the camera clipped the felt's
 strongest channel, the spot's hue turns as the other two rise; added white light raises them alike,
-and their difference is what is kept (:data:`CLIPPED`). Such pixels are felt, on coloured cloth
-only: on grey or black cloth the hue says nothing. A back of the felt's own hue and lighter is
-found by its print instead (``detect.patterned``), which a glare has none of.
+and their difference is what is kept (:data:`CLIPPED`). On grey or black cloth the hue says
+nothing: there a glare is of the felt's grey, lighter, and darker than card stock's white
+(:data:`NEUTRAL`). A back of the felt's own hue and lighter is found by its print instead
+(``detect.patterned``), which a glare has none of.
 """
 
 from __future__ import annotations
@@ -47,6 +48,14 @@ CLIPPED = 245
 KEPT = 0.25
 SPAN = 30.0
 LIGHTER = 20.0
+# On grey or black cloth (the felt's Lab a and b within NEUTRAL of grey) a glare is grey light
+# added to the felt's: within NEUTRAL of the felt's a and b, lighter than the felt by GREY_LIGHTER
+# (Lab L, 0 to 255) at least, and under the frame's white by UNDER_WHITE at least: card stock is
+# that white. The simulated black cloth at twice the light has its spot's middle at about 130
+# grey, the felt at 64 and the cards' stock at 255 (3 to 9 false face-down cards a table).
+NEUTRAL = 10.0
+GREY_LIGHTER = 25.0
+UNDER_WHITE = 40.0
 # Patches of glare narrower than this (pixels of the picture given: a camera frame at quarter size)
 # are left as they are.
 BAND = 5
@@ -90,9 +99,29 @@ def _clipped_glare(lab: np.ndarray, felt_lab: np.ndarray) -> np.ndarray | bool:
     return out
 
 
-def without_glare(region: np.ndarray, lab: np.ndarray, felt_lab: np.ndarray, ink: Callable[[], np.ndarray]) -> np.ndarray:
+def is_grey(felt_lab: np.ndarray) -> bool:
+    """Whether the felt (its colour in 8-bit Lab) is grey or black cloth (see :data:`NEUTRAL`)."""
+    f = np.asarray(felt_lab, np.float32).reshape(3)
+    return bool(np.hypot(f[1] - 128.0, f[2] - 128.0) < NEUTRAL)
+
+
+def grey_in_glare(lab: np.ndarray, felt_lab: np.ndarray, white: float) -> np.ndarray:
+    """True where ``lab`` is grey or black felt (``felt_lab``) under a glare: of the felt's grey,
+    lighter than it and darker than card stock (``white``, the frame's white as Lab L); see
+    :data:`NEUTRAL`."""
+    f = np.asarray(felt_lab, np.float32).reshape(3)
+    ab = lab[:, :, 1:].astype(np.float32) - f[1:]
+    lightness = lab[:, :, 0]
+    out: np.ndarray = ((ab[:, :, 0] ** 2 + ab[:, :, 1] ** 2 < NEUTRAL**2)
+                       & (lightness >= f[0] + GREY_LIGHTER) & (lightness <= white - UNDER_WHITE))
+    return out
+
+
+def without_glare(region: np.ndarray, lab: np.ndarray, felt_lab: np.ndarray, ink: Callable[[], np.ndarray],
+                  white: float | None = None) -> np.ndarray:
     """``region`` (255 off the felt's colour, at the picture's size) less the felt under a glare
-    (:func:`felt_in_glare`, worked out on ``lab``, the picture at quarter size in Lab) where it holds
+    (:func:`felt_in_glare`, worked out on ``lab``, the picture at quarter size in Lab; on grey or
+    black cloth :func:`grey_in_glare`, given the frame's ``white``) where it holds
     no print (``ink()``: True on edges of print, at the picture's size; see :data:`PLAIN`), in
     patches wider than a card's blurred edge (:data:`BAND`). ``ink`` is asked only where such a
     patch of the felt's hue lies in the region: a frame lit as a camera's automatic exposure
@@ -101,7 +130,8 @@ def without_glare(region: np.ndarray, lab: np.ndarray, felt_lab: np.ndarray, ink
     qh, qw = lab.shape[:2]
     band = np.ones((BAND, BAND), np.uint8)
     off = cv2.resize(region, (qw, qh), interpolation=cv2.INTER_NEAREST) > 0
-    hue = (felt_in_glare(lab, felt_lab) & off).astype(np.uint8)
+    like = felt_in_glare(lab, felt_lab) if white is None else grey_in_glare(lab, felt_lab, white)
+    hue = (like & off).astype(np.uint8)
     if not cv2.morphologyEx(hue, cv2.MORPH_OPEN, band).any():
         return region
     density = cv2.boxFilter(cv2.resize(ink().astype(np.float32), (qw, qh), interpolation=cv2.INTER_AREA), -1, (BAND, BAND))

@@ -34,9 +34,10 @@ def camera_detector(glyph_px: float, median: bool = False, recogniser: Recognise
     det.glyph_px = glyph_px
     return det
 
-# Blue and red cloth (BGR), as models/eval_dim.py lays them.
+# Blue, red and black cloth (BGR), as models/eval_dim.py lays them.
 BLUE_CLOTH = (140, 70, 25)
 RED_CLOTH = (35, 30, 150)
+BLACK_CLOTH = (30, 30, 30)
 
 # A venue deck the networks never learnt (Hershey triplex, thick strokes, a small suit), and the
 # eight of its cards shown to the camera to enrol it.
