@@ -40,14 +40,19 @@ PLAIN = 0.25
 # Overexposed, blue cloth has its blue channel clipped at the felt itself, and a lamp's spot, white
 # light added, raises only the other two: its hue turns (the simulated blue cloth at twice the
 # light: a cosine of 0.81 with the felt's, 3 to 10 false face-down cards a table). Added white light
-# keeps the difference between the channels the camera did not clip: within KEPT of the felt's,
-# where the felt's own is SPAN or more (8-bit BGR), and the felt's darkest channel raised by
-# LIGHTER at least. A channel of CLIPPED or more is clipped, in the felt and the spot alike. White
-# card stock keeps no difference; a back's print does not keep the felt's, and is no glare either.
+# keeps the difference between the channels the camera did not clip: within KEPT of the felt's
+# (8-bit BGR), or within NOISE where that is more (a sensor's noise on it: 0 to 25 in the
+# simulated spot on red cloth), and the felt's darkest channel raised by LIGHTER at least. A
+# channel of CLIPPED or more is clipped, in the felt and the spot alike. White card stock keeps no
+# difference, and a back's print does not keep the felt's. Where the felt's own difference is under
+# SPAN (red cloth, its green and blue 15 apart at two and a half times the light), white stock
+# keeps it within NOISE too: there the spot's other channels stay under CLIPPED, where white stock,
+# lighter than the felt in every channel, has clipped them with the felt's strongest.
 CLIPPED = 245
 KEPT = 0.25
 SPAN = 30.0
 LIGHTER = 20.0
+NOISE = 12.0
 # On grey or black cloth (the felt's Lab a and b within NEUTRAL of grey) a glare is grey light
 # added to the felt's: within NEUTRAL of the felt's a and b, lighter than the felt by GREY_LIGHTER
 # (Lab L, 0 to 255) at least, and under the frame's white by UNDER_WHITE at least: card stock is
@@ -89,13 +94,14 @@ def _clipped_glare(lab: np.ndarray, felt_lab: np.ndarray) -> np.ndarray | bool:
         return False
     hi, lo = free[np.argmax(felt[free])], free[np.argmin(felt[free])]
     span = float(felt[hi] - felt[lo])
-    if span < SPAN:
-        return False
     bgr = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR).astype(np.float32)
-    kept = (bgr[:, :, hi] - bgr[:, :, lo]) / span
-    out: np.ndarray = (np.abs(kept - 1.0) <= KEPT) & (bgr[:, :, lo] >= felt[lo] + LIGHTER)
+    kept = np.abs(bgr[:, :, hi] - bgr[:, :, lo] - span) <= max(KEPT * span, NOISE)
+    out: np.ndarray = kept & (bgr[:, :, lo] >= felt[lo] + LIGHTER)
     for c in clipped:
         out &= bgr[:, :, c] >= CLIPPED
+    if span < SPAN:
+        for c in free:
+            out &= bgr[:, :, c] < CLIPPED
     return out
 
 
