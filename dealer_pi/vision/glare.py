@@ -42,16 +42,18 @@ PLAIN = 0.25
 # light: a cosine of 0.81 with the felt's, 3 to 10 false face-down cards a table). Added white light
 # keeps the difference between the channels the camera did not clip: within KEPT of the felt's
 # (8-bit BGR), or within NOISE where that is more (a sensor's noise on it: 0 to 25 in the
-# simulated spot on red cloth), and the felt's darkest channel raised by LIGHTER at least. A
-# channel of CLIPPED or more is clipped, in the felt and the spot alike. White card stock keeps no
-# difference, and a back's print does not keep the felt's. Where the felt's own difference is under
+# simulated spot on red cloth), and the felt's darkest channel raised by LIGHTER at least (at 20,
+# the faint rim where a spot fades into the felt stayed in the region, a ring taken for six cards
+# on blue cloth at two and a half times the light). A channel of CLIPPED or more is clipped, in
+# the felt and the spot alike. White card stock keeps no difference, and a back's print does not
+# keep the felt's. Where the felt's own difference is under
 # SPAN (red cloth, its green and blue 15 apart at two and a half times the light), white stock
 # keeps it within NOISE too: there the spot's other channels stay under CLIPPED, where white stock,
 # lighter than the felt in every channel, has clipped them with the felt's strongest.
 CLIPPED = 245
 KEPT = 0.25
 SPAN = 30.0
-LIGHTER = 20.0
+LIGHTER = 8.0
 NOISE = 12.0
 # On grey or black cloth (the felt's Lab a and b within NEUTRAL of grey) a glare is grey light
 # added to the felt's: within NEUTRAL of the felt's a and b, lighter than the felt by GREY_LIGHTER
