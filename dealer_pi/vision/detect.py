@@ -32,7 +32,7 @@ from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .exposure import exposed, white_level
-from .glare import is_grey, without_glare
+from .glare import felt_in_glare, grey_in_glare, is_grey, without_glare
 from .glyphs import at_edge, felt_band, frame_brightness, is_paper, quarter, region_boxes, touching
 from .recogniser import VOUCHED_SUIT, IndexRead, Recogniser, largest_around, passes_dispute
 from .regions import (LOBE, RegionClassifier, card_width, face_down_count, face_up_count, lobes, within_one_card,
@@ -1168,9 +1168,9 @@ class Detector:
             felt_lab = lab_colour(felt)
             if white is not None and is_coloured_cloth(felt):
                 # A camera overexposes a lamp's spot on the cloth; a still's light is as the photo was taken.
-                region = without_glare(region, lab, felt_lab, print_of)
+                region = without_glare(region, felt_in_glare(lab, felt_lab), print_of)
             elif white is not None and is_grey(felt_lab):
-                region = without_glare(region, lab, felt_lab, print_of, white_lightness(white))
+                region = without_glare(region, grey_in_glare(lab, felt_lab, white_lightness(white)), print_of)
             # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
             # print and the hue's patches too, the specks a patch of glare leaves out would count.
             # It is where cards lie, not where print is read: a court's picture of the felt's colour

@@ -125,21 +125,18 @@ def grey_in_glare(lab: np.ndarray, felt_lab: np.ndarray, white: float) -> np.nda
     return out
 
 
-def without_glare(region: np.ndarray, lab: np.ndarray, felt_lab: np.ndarray, ink: Callable[[], np.ndarray],
-                  white: float | None = None) -> np.ndarray:
+def without_glare(region: np.ndarray, lit: np.ndarray, ink: Callable[[], np.ndarray]) -> np.ndarray:
     """``region`` (255 off the felt's colour, at the picture's size) less the felt under a glare
-    (:func:`felt_in_glare`, worked out on ``lab``, the picture at quarter size in Lab; on grey or
-    black cloth :func:`grey_in_glare`, given the frame's ``white``) where it holds
-    no print (``ink()``: True on edges of print, at the picture's size; see :data:`PLAIN`), in
+    (``lit``: True where the picture at quarter size is the felt lit so, as :func:`felt_in_glare`
+    or, on grey or black cloth, :func:`grey_in_glare` says) where it holds no print (``ink()``: True on edges of print, at the picture's size; see :data:`PLAIN`), in
     patches wider than a card's blurred edge (:data:`BAND`). ``ink`` is asked only where such a
     patch of the felt's hue lies in the region: a frame lit as a camera's automatic exposure
     leaves it has its glare within the felt's colour, and costs no look for print."""
     h, w = region.shape
-    qh, qw = lab.shape[:2]
+    qh, qw = lit.shape[:2]
     band = np.ones((BAND, BAND), np.uint8)
     off = cv2.resize(region, (qw, qh), interpolation=cv2.INTER_NEAREST) > 0
-    like = felt_in_glare(lab, felt_lab) if white is None else grey_in_glare(lab, felt_lab, white)
-    hue = (like & off).astype(np.uint8)
+    hue = (lit & off).astype(np.uint8)
     if not cv2.morphologyEx(hue, cv2.MORPH_OPEN, band).any():
         return region
     density = cv2.boxFilter(cv2.resize(ink().astype(np.float32), (qw, qh), interpolation=cv2.INTER_AREA), -1, (BAND, BAND))

@@ -8,7 +8,7 @@ import pytest
 
 from dealer_pi.vision.detect import lab_colour, felt_colour, not_felt, table_print
 from dealer_pi.vision.exposure import exposed
-from dealer_pi.vision.glare import without_glare
+from dealer_pi.vision.glare import felt_in_glare, without_glare
 from dealer_pi.vision.lit_table import LIT_TABLE, lit
 from dealer_pi.vision.render import FELT_GREEN, render_table_scene
 from vision_helpers import BLACK_CLOTH, BLUE_CLOTH, RED_CLOTH, face_down_zones, filmed_still
@@ -74,7 +74,8 @@ def test_the_glare_taken_off_is_off_the_cards():
         frame, quartered = exposed(lit(scene.frame, 2.0))
         felt = felt_colour(frame)
         region = not_felt(frame, felt, quartered=quartered)
-        kept = without_glare(region, cv2.cvtColor(quartered, cv2.COLOR_BGR2Lab), lab_colour(felt), lambda: table_print(frame, region))
+        glare = felt_in_glare(cv2.cvtColor(quartered, cv2.COLOR_BGR2Lab), lab_colour(felt))
+        kept = without_glare(region, glare, lambda: table_print(frame, region))
         assert scene.top is not None
         # The region is worked out at quarter size: a card's outline is within 4 pixels of it.
         cards = cv2.erode((scene.top >= 0).astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
@@ -90,4 +91,4 @@ def test_a_table_lit_as_a_camera_leaves_it_loses_nothing_to_glare():
         felt = felt_colour(frame)
         region = not_felt(frame, felt, quartered=quartered)
         lab = cv2.cvtColor(quartered, cv2.COLOR_BGR2Lab)
-        assert np.array_equal(without_glare(region, lab, lab_colour(felt), lambda: table_print(frame, region)), region), seed
+        assert np.array_equal(without_glare(region, felt_in_glare(lab, lab_colour(felt)), lambda: table_print(frame, region)), region), seed
