@@ -192,6 +192,7 @@ def attach_camera(
                 dropped=int(stats["dropped"]), calibration=pipeline.calibration,
                 cards_in_view=len(pipeline.last_cards), bad_frames=pipeline.bad_frames,
                 still_frames=pipeline.gate.reused, card_height_px=round(pipeline.detector.card_height_px, 1),
+                picture=pipeline.picture, picture_detail=pipeline.picture_detail,
             )
 
     board.update("camera", source=name, fps=0.0, vision_fps=0.0, calibration=pipeline.calibration)

@@ -39,6 +39,15 @@ from .surface import told_by_markers
 from .tracker import CardTracker, Observation
 
 KEEP_CROPS = 64
+# The camera is too light to count face-down cards when, of the last PICTURE_READS frames read in
+# full, at least PICTURE_BLIND could not tell the table from card stock (the detector found no
+# cloth, and looked for no backs). Overexposed light cloth on the simulated table (models/eval_dim.py
+# with tan, taupe and grey cloth at 1.5 and 1.8 times the light) was so in 40 to 100 % of its
+# frames, and lost 40 to 100 % of its face-down cards; every table that lost none, in none.
+PICTURE_READS = 30
+PICTURE_BLIND = 10
+TOO_LIGHT = ("the camera cannot tell the table from the cards' white, so face-down cards are not "
+             "counted: lower the camera's exposure, or lay a cloth darker than the cards")
 SAME_CARD = 0.2  # two outlines whose centres are closer than this many card lengths are one card
 
 
@@ -131,6 +140,8 @@ class VisionPipeline:
         self.frames = 0
         self.last_cards: list[CardFound] = []
         self.gate = gate or ChangeGate(fresh=2 * self.tracker.confirm_frames)
+        # Whether each of the last frames read in full told the table from card stock.
+        self._told: collections.deque[bool] = collections.deque(maxlen=PICTURE_READS)
         self._found: list[CardFound] = []  # the last frame read in full, before zones
         self.last_watch: WatchReport | None = None
         self.stage: LatestFrameStage | None = None
@@ -165,6 +176,7 @@ class VisionPipeline:
             self._calibrate(frame)
         if self.gate.must_read(frame):
             self._found = self._read(frame)
+            self._told.append(self.detector.last_region is not None)
         self.last_cards = self._zoned(self._found)
         region = self.detector.last_region
 
@@ -213,6 +225,16 @@ class VisionPipeline:
             return "moved"
         return "ok" if self.layout is not None else "fixed zones"
 
+    @property
+    def picture(self) -> str:
+        """The dashboard's word for what the camera's frames let it see: ok, or too light (see
+        :data:`PICTURE_BLIND`; :attr:`picture_detail` says why and what to do)."""
+        return "too light" if self._told.count(False) >= PICTURE_BLIND else "ok"
+
+    @property
+    def picture_detail(self) -> str:
+        return TOO_LIGHT if self.picture != "ok" else ""
+
     def run(self, stage: LatestFrameStage, emit: Callable[[Observation], None], stop: threading.Event) -> None:
         """Take frames from ``stage`` until ``stop``; a bad frame is skipped, not fatal."""
         self.stage = stage
@@ -241,6 +263,7 @@ class VisionPipeline:
         out["camera_moves"] = float(self.camera_moves)
         out["calibrated"] = "yes" if self.zones is not None else "no"
         out["card_height_px"] = round(self.detector.card_height_px, 1)
+        out["picture"] = self.picture
         return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import live_helpers as H
 from dealer_pi.engine.cards import Card
 from dealer_pi.engine.observations import CardSeen, ShoeDraw, Zone
 from dealer_pi.runtime.teacher import TableTeacher
+from dealer_pi.vision.pipeline import TOO_LIGHT
 from dealer_pi.vision.examples import ExampleStore
 
 
@@ -24,6 +26,22 @@ def test_the_camera_light_shows_the_frames_the_vision_looks_at(context: Any, tab
     expect(tablet.locator("#dev-camera")).to_have_attribute("title", "v4l2: camera 15.0 fps, vision 3.4 fps, 41 frames dropped")
     table.runtime.devices.update("camera", vision_fps=0.0)  # the vision thread stalled: the camera alone is not enough
     expect(tablet.locator("#dev-camera")).to_have_attribute("data-state", "bad")
+
+
+def test_DEAL_HOLE_COUNT_the_camera_light_says_when_the_picture_is_too_light_to_count_face_down_cards(context: Any, table: LiveTable) -> None:
+    table.runtime.devices.update("camera", source="v4l2", fps=15.0, vision_fps=7.5, dropped=0, calibration="ok",
+                                 picture="ok", picture_detail="")
+    tablet = open_tablet(context, table)
+    expect(tablet.locator("#dev-camera b")).to_have_text("7.5 fps")
+    expect(tablet.locator("#dev-camera")).to_have_attribute("data-state", "ok")
+    # Frames still come at full rate, but the camera no longer sees the backs: that is no working camera.
+    table.runtime.devices.update("camera", picture="too light", picture_detail=TOO_LIGHT)
+    expect(tablet.locator("#dev-camera")).to_have_attribute("data-state", "bad")
+    expect(tablet.locator("#dev-camera b")).to_have_text("too light")
+    expect(tablet.locator("#dev-camera")).to_have_attribute("title", re.compile(r"^the camera cannot tell the table from the cards' white.*exposure"))
+    table.runtime.devices.update("camera", picture="ok", picture_detail="")  # exposure lowered
+    expect(tablet.locator("#dev-camera b")).to_have_text("7.5 fps")
+    expect(tablet.locator("#dev-camera")).to_have_attribute("data-state", "ok")
 
 
 def test_a_late_state_answer_never_brings_back_a_camera_state_the_stream_has_replaced(context: Any, table: LiveTable) -> None:

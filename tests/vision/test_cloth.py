@@ -9,7 +9,9 @@ from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import Detector, is_felt_like
 from dealer_pi.vision.glyphs import quarter
 from dealer_pi.vision.lit_table import LIT_TABLE, lit
-from dealer_pi.vision.render import render_table_scene
+from dealer_pi.vision.change import ChangeGate
+from dealer_pi.vision.pipeline import PICTURE_BLIND, PixelZones, VisionPipeline, camera_detector
+from dealer_pi.vision.render import FELT_GREEN, default_zone_centres, render_table_scene, sensor_noise
 from vision_helpers import BLACK_CLOTH, RED_CLOTH, face_down_zones, filmed_still
 
 
@@ -60,3 +62,32 @@ def test_DEAL_DECK_red_print_on_red_cloth_a_cameras_exposure_lifts_is_named(seed
     frame = lit(render_table_scene(LIT_TABLE, seed=seed, cloth=RED_CLOTH).frame, light)
     names = {o.card for o in filmed_still(frame, seed) if o.card is not None}
     assert {Card.parse(c) for c in ("Ah", "Kd", "2h")} <= names <= truth, names
+
+
+def _filmed(cloth: tuple[int, int, int], light: float, seed: int, frames: int) -> tuple[str, str, int]:
+    """What a pipeline that reads every frame says of its picture after filming ``cloth`` at
+    ``light`` ``frames`` times, and the face-down cards its last frame found."""
+    pipe = VisionPipeline(camera_detector(), PixelZones(default_zone_centres(1280, 720), 200, 110), gate=ChangeGate(refresh=1))
+    frame = lit(render_table_scene(LIT_TABLE, seed=seed, cloth=cloth).frame, light)
+    rng = np.random.default_rng(seed)
+    for n in range(frames):
+        pipe.process(66 * n, sensor_noise(frame, rng))
+    return pipe.picture, pipe.picture_detail, sum(not f.face_up for f in pipe.last_cards)
+
+
+@pytest.mark.parametrize(("cloth", "light"), [((125, 135, 145), 1.5), ((120, 160, 190), 2.0), ((110, 110, 110), 1.8)])
+def test_DEAL_HOLE_COUNT_a_camera_too_light_to_tell_the_cloth_from_card_stock_says_so(cloth, light):
+    # Taupe cloth at 1.5 times the light, tan at 2, grey at 1.8: the frames' cloth is too near the
+    # cards' white to be told from it, and the seat's pair and the burn went unreported with no word
+    # to the dealer that the camera no longer counts them.
+    picture, detail, downs = _filmed(cloth, light, seed=0, frames=PICTURE_BLIND)
+    assert (picture, downs) == ("too light", 0), (cloth, light)
+    assert "face-down cards are not counted" in detail and "exposure" in detail
+
+
+@pytest.mark.parametrize(("cloth", "light", "seed"), [(FELT_GREEN, 1.0, 0), ((125, 135, 145), 1.0, 0), ((110, 110, 110), 1.6, 0),
+                                                       (BLACK_CLOTH, 2.0, 0), ((110, 110, 110), 1.8, 4)])
+def test_DEAL_HOLE_COUNT_a_camera_that_tells_the_cloth_from_card_stock_says_its_picture_is_ok(cloth, light, seed):
+    # Grey cloth at 1.8 times the light is told from the cards' white in some tables and not in
+    # others; where it is, all three face-down cards are found.
+    assert _filmed(cloth, light, seed, frames=2 * PICTURE_BLIND) == ("ok", "", 3)

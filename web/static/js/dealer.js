@@ -168,9 +168,12 @@
     var camState = String(DP.pick(cam, ["state", "status"], fps !== null ? "running" : "none"));
     var camOff = /^(none|off|disabled|absent)$/i.test(camState) || /^(none|)$/i.test(String(DP.pick(cam, ["source"], "x")));
     if (camOff && !/^(none|off|disabled|absent)$/i.test(camState)) camState = "none";
-    devState($("dev-camera"), camOff ? "off" : fps !== null && fps > 0 ? "ok" : "bad",
-      camOff ? camState : (fps !== null ? fps.toFixed(1) + " fps" : camState));
-    $("dev-camera").title = camOff ? "" : (cam.source || "camera") + ": camera " + (num(cam.fps) || 0).toFixed(1) +
+    // A camera that runs but cannot see the face-down cards is no more use than a stalled one.
+    var blind = !camOff && typeof cam.picture === "string" && cam.picture !== "ok";
+    devState($("dev-camera"), camOff ? "off" : fps !== null && fps > 0 && !blind ? "ok" : "bad",
+      camOff ? camState : blind ? cam.picture : (fps !== null ? fps.toFixed(1) + " fps" : camState));
+    $("dev-camera").title = camOff ? "" : (blind && cam.picture_detail ? cam.picture_detail + ". " : "") +
+      (cam.source || "camera") + ": camera " + (num(cam.fps) || 0).toFixed(1) +
       " fps, vision " + (num(cam.vision_fps) || 0).toFixed(1) + " fps, " + (cam.dropped || 0) + " frames dropped";
 
     var cal = DP.pick(d, ["calibration"], null) || DP.pick(cam, ["calibration", "calibrated"], null);

@@ -304,7 +304,7 @@
           var shown = typeof val === "number" && !Number.isInteger(val) ? val.toFixed(1) : (val && typeof val === "object" ? JSON.stringify(val) : String(val));
           var e = DP.el("b", null, shown);
           if (val === true || /^(ok|connected|ready)$/i.test(String(val))) e.className = "good";
-          if (val === false || /^(disconnected|failed|moved|fault)$/i.test(String(val))) e.className = "warn";
+          if (val === false || /^(disconnected|failed|moved|fault|too light)$/i.test(String(val))) e.className = "warn";
           item.appendChild(e);
           dd.appendChild(item);
         });
