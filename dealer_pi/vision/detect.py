@@ -1166,11 +1166,13 @@ class Detector:
             # The print on the region's table, for the first step that asks.
             print_of = functools.cache(functools.partial(table_print, bgr, region))
             felt_lab = lab_colour(felt)
-            if white is not None and is_coloured_cloth(felt):
-                # A camera overexposes a lamp's spot on the cloth; a still's light is as the photo was taken.
-                region = without_glare(region, felt_in_glare(lab, felt_lab), print_of)
-            elif white is not None and is_grey(felt_lab):
+            if white is not None and is_grey(felt_lab) and not is_coloured_cloth(felt):
                 region = without_glare(region, grey_in_glare(lab, felt_lab, white_lightness(white)), print_of)
+            elif white is not None:
+                # A camera overexposes a lamp's spot on the cloth; a still's light is as the photo was
+                # taken. Cloth of too little colour to be coloured cloth and too much to be grey
+                # (slate) keeps its hue in a glare as coloured cloth does.
+                region = without_glare(region, felt_in_glare(quartered, lab, felt), print_of)
             # A back of the felt's colour inside its margin: the margin encloses it. Enclosed by the
             # print and the hue's patches too, the specks a patch of glare leaves out would count.
             # It is where cards lie, not where print is read: a court's picture of the felt's colour

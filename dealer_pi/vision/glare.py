@@ -14,7 +14,8 @@ where card stock keeps none), and is lighter than the felt. Where the camera cli
 strongest channel, the spot's hue turns as the other two rise; added white light raises them alike,
 and their difference is what is kept (:data:`CLIPPED`). On grey or black cloth the hue says
 nothing: there a glare is of the felt's grey, lighter, and darker than card stock's white
-(:data:`NEUTRAL`). A back of the felt's own hue and lighter is found by its print instead
+(:data:`NEUTRAL`). Cloth between the two (slate, a blue grey: too little colour to be coloured
+cloth, too much to be grey) keeps its hue in a glare as coloured cloth does. A back of the felt's own hue and lighter is found by its print instead
 (``detect.patterned``), which a glare has none of.
 """
 
@@ -52,7 +53,7 @@ PLAIN = 0.25
 # lighter than the felt in every channel, has clipped them with the felt's strongest.
 CLIPPED = 245
 KEPT = 0.25
-SPAN = 30.0
+SPAN = 24.0
 LIGHTER = 8.0
 NOISE = 12.0
 # On grey or black cloth (the felt's Lab a and b within NEUTRAL of grey) a glare is grey light
@@ -68,11 +69,12 @@ UNDER_WHITE = 40.0
 BAND = 5
 
 
-def felt_in_glare(lab: np.ndarray, felt_lab: np.ndarray) -> np.ndarray:
-    """True where ``lab`` (a picture in OpenCV's 8-bit Lab) is the felt (``felt_lab``, its colour in
-    the same) under a glare: the felt's hue, lighter, and no paler than :data:`PALEST` of it; or,
-    where the felt has a clipped channel, as :func:`_clipped_glare` says."""
-    f = np.asarray(felt_lab, np.float32).reshape(3) - np.array([0.0, 128.0, 128.0], np.float32)
+def felt_in_glare(bgr: np.ndarray, lab: np.ndarray, felt: np.ndarray) -> np.ndarray:
+    """True where the picture (``bgr``; ``lab``, it in OpenCV's 8-bit Lab) is the felt (``felt``,
+    its colour, BGR) under a glare: the felt's hue, lighter, and no paler than :data:`PALEST` of
+    it; or, where the glare clipped the felt's strongest channel, as :func:`_clipped_glare` says."""
+    felt_lab = cv2.cvtColor(np.asarray(felt, np.uint8).reshape(1, 1, 3), cv2.COLOR_BGR2Lab).reshape(3)
+    f = felt_lab.astype(np.float32) - np.array([0.0, 128.0, 128.0], np.float32)
     chroma = float(np.hypot(f[1], f[2]))
     if chroma < 1.0:
         return np.zeros(lab.shape[:2], bool)
@@ -83,27 +85,29 @@ def felt_in_glare(lab: np.ndarray, felt_lab: np.ndarray) -> np.ndarray:
     # cos >= SAME_HUE: across / along <= tan of that angle.
     tan = float(np.sqrt(1.0 - SAME_HUE**2) / SAME_HUE)
     out: np.ndarray = (along >= PALEST) & (np.abs(across) <= tan * along) & (lab32[:, :, 0] > float(f[0]))
-    return out | _clipped_glare(lab, felt_lab)
+    return out | _clipped_glare(bgr, np.asarray(felt, np.float32).reshape(3))
 
 
-def _clipped_glare(lab: np.ndarray, felt_lab: np.ndarray) -> np.ndarray | bool:
-    """True where ``lab`` is the felt under a glare whose strongest channel the camera clipped in
-    the felt too (see :data:`CLIPPED`); False where the felt has no clipped channel."""
-    felt = cv2.cvtColor(np.asarray(felt_lab, np.uint8).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3).astype(np.float32)
+def _clipped_glare(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray | bool:
+    """True where ``bgr`` is the felt (``felt``, BGR) under a glare that clipped the felt's
+    strongest channel, or the channels the camera clipped in the felt already (see :data:`CLIPPED`)."""
     clipped = np.flatnonzero(felt >= CLIPPED)
-    free = np.flatnonzero(felt < CLIPPED)
-    if not len(clipped) or len(free) < 2:
+    if not len(clipped):
+        clipped = np.array([int(np.argmax(felt))])
+    free = np.setdiff1d(np.arange(3), clipped)
+    if len(free) < 2:
         return False
     hi, lo = free[np.argmax(felt[free])], free[np.argmin(felt[free])]
     span = float(felt[hi] - felt[lo])
-    bgr = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR).astype(np.float32)
-    kept = np.abs(bgr[:, :, hi] - bgr[:, :, lo] - span) <= max(KEPT * span, NOISE)
-    out: np.ndarray = kept & (bgr[:, :, lo] >= felt[lo] + LIGHTER)
+    channels = cv2.split(bgr)
+    difference = cv2.subtract(channels[hi], channels[lo], dtype=cv2.CV_16S)
+    out: np.ndarray = np.abs(difference.astype(np.float32) - span) <= max(KEPT * span, NOISE)
+    out &= channels[lo] >= felt[lo] + LIGHTER
     for c in clipped:
-        out &= bgr[:, :, c] >= CLIPPED
+        out &= channels[c] >= CLIPPED
     if span < SPAN:
         for c in free:
-            out &= bgr[:, :, c] < CLIPPED
+            out &= channels[c] < CLIPPED
     return out
 
 

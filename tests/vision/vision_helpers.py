@@ -34,10 +34,12 @@ def camera_detector(glyph_px: float, median: bool = False, recogniser: Recognise
     det.glyph_px = glyph_px
     return det
 
-# Blue, red and black cloth (BGR), as models/eval_dim.py lays them.
+# Blue, red and black cloth (BGR), as models/eval_dim.py lays them; slate, a blue grey of too
+# little colour to be coloured cloth and too much to be grey.
 BLUE_CLOTH = (140, 70, 25)
 RED_CLOTH = (35, 30, 150)
 BLACK_CLOTH = (30, 30, 30)
+SLATE_CLOTH = (110, 100, 85)
 
 # A venue deck the networks never learnt (Hershey triplex, thick strokes, a small suit), and the
 # eight of its cards shown to the camera to enrol it.
