@@ -46,16 +46,19 @@ PLAIN = 0.25
 # simulated spot on red cloth), and the felt's darkest channel raised by LIGHTER at least (at 20,
 # the faint rim where a spot fades into the felt stayed in the region, a ring taken for six cards
 # on blue cloth at two and a half times the light). A channel of CLIPPED or more is clipped, in
-# the felt and the spot alike. White card stock keeps no difference, and a back's print does not
-# keep the felt's. Where the felt's own difference is under
-# SPAN (red cloth, its green and blue 15 apart at two and a half times the light), white stock
-# keeps it within NOISE too: there the spot's other channels stay under CLIPPED, where white stock,
-# lighter than the felt in every channel, has clipped them with the felt's strongest.
+# the felt and the spot alike; where the felt has none, the spot's middle may clip the felt's
+# strongest channel alone (slate cloth at 1.8 times the light: its blue at 255, the felt's at 207).
+# White card stock keeps no difference, and a back's print does not keep the felt's. Where the
+# felt's own difference is under SPAN, twice NOISE (red cloth, its green and blue 15 apart at two
+# and a half times the light), white stock's, none give or take NOISE, is within NOISE of it: there
+# the spot's other channels stay under CLIPPED, where white stock, lighter than the felt in every
+# channel, has clipped them with the felt's strongest. At 30 the slate spot's middle, its green at
+# 245, was kept in the region (its channels 27 apart).
 CLIPPED = 245
 KEPT = 0.25
-SPAN = 24.0
-LIGHTER = 8.0
 NOISE = 12.0
+SPAN = 2 * NOISE
+LIGHTER = 8.0
 # On grey or black cloth (the felt's Lab a and b within NEUTRAL of grey) a glare is grey light
 # added to the felt's: within NEUTRAL of the felt's a and b, lighter than the felt by GREY_LIGHTER
 # (Lab L, 0 to 255) at least, and under the frame's white by UNDER_WHITE at least: card stock is
