@@ -231,6 +231,11 @@ CUT_PARTS_AT_MOST = 8
 # cut from the middle of a picture is its art, which the index reader can misread as a card.
 CORNER_REACH = 2.5  # in the part's own larger side: a rank glyph, and the suit beneath it
 INDEX_OF_BLOB_AT_MOST = 0.3  # a part's larger side, in the blob's shorter side: an index is small beside a picture
+# ... unless it is nearly all that is left of the blob once its thin lines are opened away: a
+# court card's index touching its picture's frame where only an L of the frame is in view (the
+# lower card of a face-up pair, the upper card over its picture), its Q the blob's one part, and
+# the L's corner too narrow a box for the Q to be small beside it.
+ALONE_ON_LINES = 0.8
 
 
 def _cut_thin_lines(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray,
@@ -257,7 +262,9 @@ def _cut_thin_lines(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray
             continue
         rect = cv2.minAreaRect(cv2.findNonZero(mine))
         corners = cv2.boxPoints(rect)
-        sized = [j for j in sized if side[j] <= INDEX_OF_BLOB_AT_MOST * min(rect[1])
+        opened = float(pst[1:, cv2.CC_STAT_AREA].sum())
+        sized = [j for j in sized if (side[j] <= INDEX_OF_BLOB_AT_MOST * min(rect[1])
+                                      or pst[j, cv2.CC_STAT_AREA] >= ALONE_ON_LINES * opened)
                  and np.hypot(*(corners - pcentres[j]).T).min() <= CORNER_REACH * side[j]]
         cut = False
         for j in sized:
