@@ -104,7 +104,11 @@ def _clipped_glare(bgr: np.ndarray, felt: np.ndarray) -> np.ndarray | bool:
     span = float(felt[hi] - felt[lo])
     channels = cv2.split(bgr)
     difference = cv2.subtract(channels[hi], channels[lo], dtype=cv2.CV_16S)
-    out: np.ndarray = np.abs(difference.astype(np.float32) - span) <= max(KEPT * span, NOISE)
+    window = max(KEPT * span, NOISE)
+    out: np.ndarray = np.abs(difference.astype(np.float32) - span) <= window
+    # Where the spot clipped the felt's stronger free channel too, the difference shows less than
+    # the light kept; white stock has clipped the weaker one as well.
+    out |= (channels[hi] >= CLIPPED) & (channels[lo] < CLIPPED) & (difference <= span + window)
     out &= channels[lo] >= felt[lo] + LIGHTER
     for c in clipped:
         out &= channels[c] >= CLIPPED
