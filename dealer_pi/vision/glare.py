@@ -15,8 +15,8 @@ strongest channel, the spot's hue turns as the other two rise; added white light
 and their difference is what is kept (:data:`CLIPPED`). On grey or black cloth the hue says
 nothing: there a glare is of the felt's grey, lighter, and darker than card stock's white
 (:data:`NEUTRAL`). Cloth between the two (slate, a blue grey: too little colour to be coloured
-cloth, too much to be grey) keeps its hue in a glare as coloured cloth does. A back of the felt's own hue and lighter is found by its print instead
-(``detect.patterned``), which a glare has none of.
+cloth, too much to be grey) keeps its hue in a glare as coloured cloth does. A back of the felt's
+own hue and lighter is found by its print instead (``detect.patterned``), which a glare has none of.
 """
 
 from __future__ import annotations

@@ -43,7 +43,8 @@ KEEP_CROPS = 64
 # full, at least PICTURE_BLIND could not tell the table from card stock (the detector found no
 # cloth, and looked for no backs). Overexposed light cloth on the simulated table (models/eval_dim.py
 # with tan, taupe and grey cloth at 1.5 and 1.8 times the light) was so in 40 to 100 % of its
-# frames, and lost 40 to 100 % of its face-down cards; every table that lost none, in none.
+# frames, and lost 40 to 100 % of its face-down cards; green, grey and slate cloth at 1.5 times and
+# slate at 1.8, which lost none, in none.
 PICTURE_READS = 30
 PICTURE_BLIND = 10
 TOO_LIGHT = ("the camera cannot tell the table from the cards' white, so face-down cards are not "
@@ -280,7 +281,6 @@ class VisionPipeline:
         out["camera_moves"] = float(self.camera_moves)
         out["calibrated"] = "yes" if self.zones is not None else "no"
         out["card_height_px"] = round(self.detector.card_height_px, 1)
-        out["picture"] = self.picture
         return out
 
 
