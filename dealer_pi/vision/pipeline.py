@@ -42,7 +42,7 @@ KEEP_CROPS = 64
 # The camera is too light to count face-down cards when, of the last PICTURE_READS frames read in
 # full, at least PICTURE_BLIND could not tell the table from card stock (the detector found no
 # cloth, and looked for no backs). Overexposed light cloth on the simulated table (models/eval_dim.py
-# with tan, taupe and grey cloth at 1.5 and 1.8 times the light) was so in 40 to 100 % of its
+# with tan and taupe cloth at 1.5 and 1.8 times the light, grey at 1.8) was so in 40 to 100 % of its
 # frames, and lost 40 to 100 % of its face-down cards; green, grey and slate cloth at 1.5 times and
 # slate at 1.8, which lost none, in none.
 PICTURE_READS = 30
