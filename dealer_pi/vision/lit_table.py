@@ -15,6 +15,7 @@ import numpy as np
 from dealer_pi.engine.cards import Card
 from dealer_pi.engine.observations import CardSeen
 
+from .change import ChangeGate
 from .detect import CardFound
 from .pipeline import PixelZones, VisionPipeline, camera_detector
 from .render import default_zone_centres, sensor_noise
@@ -28,11 +29,13 @@ LIT_TABLE: dict[str, list[Card | None]] = {
 FRAME_MS = 66  # 15 frames a second
 
 
-def filmed(stretches: Sequence[tuple[np.ndarray, int]], seed: int) -> list[tuple[list[CardSeen], list[CardFound]]]:
+def filmed(stretches: Sequence[tuple[np.ndarray, int]], seed: int,
+           pipe: VisionPipeline | None = None) -> list[tuple[list[CardSeen], list[CardFound]]]:
     """The camera's pipeline over each ``(frame, times)`` stretch in turn, sensor noise in every
     frame (seeded by ``seed``): for each stretch, the cards the tracker reported during it, and the
-    cards its last frame found."""
-    pipe = VisionPipeline(camera_detector(), PixelZones(default_zone_centres(1280, 720), 200, 110))
+    cards its last frame found. ``pipe``: the pipeline filming (default: the runtime's, with zones
+    round the default places), for a caller that asks it more afterwards."""
+    pipe = pipe if pipe is not None else table_pipeline()
     rng = np.random.default_rng(seed)
     ts = 0
     out: list[tuple[list[CardSeen], list[CardFound]]] = []
@@ -43,6 +46,12 @@ def filmed(stretches: Sequence[tuple[np.ndarray, int]], seed: int) -> list[tuple
             ts += FRAME_MS
         out.append((seen, list(pipe.last_cards)))
     return out
+
+
+def table_pipeline(gate: ChangeGate | None = None) -> VisionPipeline:
+    """The camera's pipeline as the runtime builds it, zones round the default places of a
+    1280x720 frame (``gate``: which frames it reads in full, default as the runtime's)."""
+    return VisionPipeline(camera_detector(), PixelZones(default_zone_centres(1280, 720), 200, 110), gate=gate)
 
 
 def lit(frame: np.ndarray, light: float, tint: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> np.ndarray:

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from dealer_pi.engine.cards import Card
+from dealer_pi.vision.change import ChangeGate
 from dealer_pi.vision.detect import Detector, is_felt_like
 from dealer_pi.vision.glyphs import quarter
-from dealer_pi.vision.lit_table import LIT_TABLE, lit
-from dealer_pi.vision.change import ChangeGate
-from dealer_pi.vision.pipeline import PICTURE_BLIND, PixelZones, VisionPipeline, camera_detector
-from dealer_pi.vision.render import FELT_GREEN, default_zone_centres, render_table_scene, sensor_noise
+from dealer_pi.vision.lit_table import LIT_TABLE, filmed, lit, table_pipeline
+from dealer_pi.vision.pipeline import PICTURE_BLIND
+from dealer_pi.vision.render import FELT_GREEN, render_table_scene
 from vision_helpers import BLACK_CLOTH, RED_CLOTH, face_down_zones, filmed_still
 
 
@@ -67,12 +67,9 @@ def test_DEAL_DECK_red_print_on_red_cloth_a_cameras_exposure_lifts_is_named(seed
 def _filmed(cloth: tuple[int, int, int], light: float, seed: int, frames: int) -> tuple[str, str, int]:
     """What a pipeline that reads every frame says of its picture after filming ``cloth`` at
     ``light`` ``frames`` times, and the face-down cards its last frame found."""
-    pipe = VisionPipeline(camera_detector(), PixelZones(default_zone_centres(1280, 720), 200, 110), gate=ChangeGate(refresh=1))
-    frame = lit(render_table_scene(LIT_TABLE, seed=seed, cloth=cloth).frame, light)
-    rng = np.random.default_rng(seed)
-    for n in range(frames):
-        pipe.process(66 * n, sensor_noise(frame, rng))
-    return pipe.picture, pipe.picture_detail, sum(not f.face_up for f in pipe.last_cards)
+    pipe = table_pipeline(ChangeGate(refresh=1))
+    [(_, last)] = filmed([(lit(render_table_scene(LIT_TABLE, seed=seed, cloth=cloth).frame, light), frames)], seed, pipe)
+    return pipe.picture, pipe.picture_detail, sum(not f.face_up for f in last)
 
 
 @pytest.mark.parametrize(("cloth", "light"), [((125, 135, 145), 1.5), ((120, 160, 190), 2.0), ((110, 110, 110), 1.8),
