@@ -31,6 +31,7 @@ from dealer_pi.engine.cards import Card, misread_as
 from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
 from .closer import LOOKS_PER_FRAME, CloserLook
+from .colour import hsv_colour, lab_colour
 from .exposure import exposed, white_level
 from .glare import felt_in_glare, grey_in_glare, is_grey, without_glare
 from .glyphs import at_edge, felt_band, frame_brightness, is_paper, quarter, region_boxes, touching
@@ -474,16 +475,11 @@ def middle(bgr: np.ndarray) -> np.ndarray:
     return bgr[int(h * a) : int(h * b), int(w * a) : int(w * b)]
 
 
-def _hsv(bgr_colour: np.ndarray) -> np.ndarray:
-    """One colour's hue, saturation and value, as OpenCV scales them."""
-    return cv2.cvtColor(bgr_colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
-
-
 def middle_colour(bgr: np.ndarray) -> np.ndarray | None:
     """The commonest colour in the middle of the picture; None where it is white card stock (the
     middle of a close-up of cards is a card, not a table)."""
     colour = felt_colour(middle(bgr))
-    hsv = _hsv(colour)
+    hsv = hsv_colour(colour)
     return None if hsv[1] < 40 and hsv[2] > 150 else colour
 
 
@@ -663,12 +659,6 @@ def lab_distance(lab: np.ndarray, felt: np.ndarray) -> np.ndarray:
     return distance
 
 
-def lab_colour(colour: np.ndarray) -> np.ndarray:
-    """One colour (BGR) in OpenCV's 8-bit Lab."""
-    lab: np.ndarray = cv2.cvtColor(colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2Lab)[0, 0]
-    return lab
-
-
 def _lab_differences(lab: np.ndarray, felt: np.ndarray) -> np.ndarray:
     """Each pixel's difference from the felt's colour (BGR) in Lab (``lab``: the picture in Lab),
     channel by channel."""
@@ -687,7 +677,7 @@ def is_felt_like(felt: np.ndarray, white: float | None = None) -> bool:
     if white is None:
         return False
     under = white_lightness(white) - float(lab_colour(felt)[0])
-    return bool(_hsv(felt)[2] <= DARK_CLOTH) or under >= UNDER_WHITE
+    return bool(hsv_colour(felt)[2] <= DARK_CLOTH) or under >= UNDER_WHITE
 
 
 def white_lightness(white: float) -> float:
@@ -698,7 +688,7 @@ def white_lightness(white: float) -> float:
 def is_coloured_cloth(felt: np.ndarray) -> bool:
     """Cloth of a colour no print is (green, blue, red felt): ink of its colour is the cloth's
     weave, not print. Black cloth is the colour of the print."""
-    hsv = _hsv(felt)
+    hsv = hsv_colour(felt)
     return bool(hsv[1] > 70 and hsv[2] > 40)
 
 

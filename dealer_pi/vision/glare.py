@@ -26,6 +26,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from .colour import lab_colour
 from .glyphs import touching
 
 # The cosine of the angle between a pixel's hue and the felt's (their Lab a, b as vectors) at
@@ -76,8 +77,7 @@ def felt_in_glare(bgr: np.ndarray, lab: np.ndarray, felt: np.ndarray) -> np.ndar
     """True where the picture (``bgr``; ``lab``, it in OpenCV's 8-bit Lab) is the felt (``felt``,
     its colour, BGR) under a glare: the felt's hue, lighter, and no paler than :data:`PALEST` of
     it; or, where the glare clipped the felt's strongest channel, as :func:`_clipped_glare` says."""
-    felt_lab = cv2.cvtColor(np.asarray(felt, np.uint8).reshape(1, 1, 3), cv2.COLOR_BGR2Lab).reshape(3)
-    f = felt_lab.astype(np.float32) - np.array([0.0, 128.0, 128.0], np.float32)
+    f = lab_colour(felt).astype(np.float32) - np.array([0.0, 128.0, 128.0], np.float32)
     chroma = float(np.hypot(f[1], f[2]))
     if chroma < 1.0:
         return np.zeros(lab.shape[:2], bool)
