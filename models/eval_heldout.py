@@ -1,6 +1,6 @@
 """Overhead scenes of the deck design left out of training, through the real detector.
 
-    .venv/bin/python models/eval_heldout.py [--scenes 20] [--design knoll] [--size 1920x1080] [--misses]
+    .venv/bin/python models/eval_heldout.py [--scenes 20] [--design knoll] [--size 1920x1080] [--misses] [--by-rank]
 
 Needs ``../shared/card-assets`` (the SVG decks), ``rsvg-convert`` (Debian's librsvg2-bin) and
 the fonts ``fonts.conf`` pins (fonts-liberation, fonts-dejavu-core; ``make fonts``); the faces
@@ -36,6 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+from dealer_pi.engine.cards import RANKS  # noqa: E402
 from dealer_pi.vision.detect import CardFound  # noqa: E402
 from dealer_pi.vision.recogniser import IndexModel, Recogniser  # noqa: E402
 from dealer_pi.vision.regions import DEFAULT_REGION_MODEL, RegionClassifier  # noqa: E402
@@ -127,7 +128,10 @@ def score(found: list[CardFound], truth, card_h: float, size: tuple[int, int]) -
     right = {f.card for f in right_found}
     downs_true = sum(1 for c, _, on in truth if c is None and on)
     downs_seen = sum(1 for f in found if not f.face_up)
+    by_rank = {f"cards {c.rank}": sum(1 for o in cards if o.rank == c.rank) for c in cards}
+    by_rank.update({f"named {c.rank}": sum(1 for o in right if o.rank == c.rank) for c in cards})
     return {
+        **by_rank,
         "face_up": len(cards),
         "named_right": len(right),
         "named_wrong": sum(1 for f in found if f.card is not None and f not in right_found),
@@ -153,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--save", type=Path, help="write each scene and the detector's drawing here")
     ap.add_argument("--whole-picture", action="store_true")
+    ap.add_argument("--by-rank", action="store_true", help="face-up cards named right, rank by rank")
     ap.add_argument("--misses", action="store_true", help="name each scene whose face-down or face-up count is not exact, and each wrong name")
     ap.add_argument("--enrol", action="store_true", help="first enrol the design (one picture per card, as `vision enrol` does)")
     ap.add_argument("--model", type=Path, help="the index reader (default: the shipped one)")
@@ -198,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"face up, counted: {total['up_seen']} reported of {total['face_up']}; count exact in {total['up_exact']}/{args.scenes} scenes")
     print(f"face down: {total['down_seen']} reported of {total['down_true']}; count exact in {total['down_exact']}/{args.scenes} scenes")
     print(f"off the table: {total['off_table_reported']} reported (of cards on the floor); outside the picture: {total['outside_picture']}")
+    if args.by_rank:
+        ranks = sorted(int(k.split()[1]) for k in total if k.startswith("cards "))
+        print("face up named right, by rank: " + ", ".join(
+            f"{RANKS[r - 2]} {total.get(f'named {r}', 0)}/{total[f'cards {r}']}" for r in ranks))
     return 0
 
 
