@@ -5,21 +5,16 @@ other fonts are not used."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from vision_helpers import models_script
 
 
 @pytest.fixture()
 def decks():
-    sys.path.insert(0, str(REPO / "models"))
-    try:
-        import decks as module
-    finally:
-        sys.path.remove(str(REPO / "models"))
+    module = models_script("decks")
     module._fresh.cache_clear()
     yield module
     module._fresh.cache_clear()

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import CardFound
+from vision_helpers import models_script
 
-REPO = Path(__file__).resolve().parents[2]
 CARD_H = 150.0
 
 
 @pytest.fixture()
 def heldout():
-    sys.path.insert(0, str(REPO / "models"))
-    try:
-        import eval_heldout as module
-    finally:
-        sys.path.remove(str(REPO / "models"))
-    return module
+    return models_script("eval_heldout")
 
 
 def _found(card: str | None, x: float, y: float, face_up: bool = True) -> CardFound:

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from dealer_pi.vision.glyphs import FEATURES, features
+from vision_helpers import models_script
 from dealer_pi.vision.recogniser import DEFAULT_MODEL, REFERENCE_MODEL, RANKS, SUITS, Enrolment, IndexModel, ModelError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -148,15 +149,9 @@ def test_reading_skips_the_suit_branch_only_where_no_read_is_possible():
 
 
 def test_printed_deck_rows_cover_the_deck_and_leave_the_held_out_design_out():
-    sys.path.insert(0, str(REPO / "models"))
-    try:
-        from deck_rows import OUT, TRAINING
-        from decks import DESIGNS, HELD_OUT
-        from make_index_model import load_rows
-    finally:
-        sys.path.remove(str(REPO / "models"))
-    assert HELD_OUT in DESIGNS and HELD_OUT not in TRAINING and len(TRAINING) == len(DESIGNS) - 1
-    x, y = load_rows(OUT)
+    rows, decks, maker = models_script("deck_rows"), models_script("decks"), models_script("make_index_model")
+    assert decks.HELD_OUT in decks.DESIGNS and decks.HELD_OUT not in rows.TRAINING and len(rows.TRAINING) == len(decks.DESIGNS) - 1
+    x, y = maker.load_rows(rows.OUT)
     assert x.shape == (len(y), FEATURES) and 0.0 <= float(x[:, :800].min()) and float(x[:, :800].max()) <= 1.0
     # Every card of the deck, and more "not an index" pairs than index pairs, as in every source.
     assert set(np.unique(y[y != 52]).tolist()) == set(range(52))
@@ -166,22 +161,18 @@ def test_printed_deck_rows_cover_the_deck_and_leave_the_held_out_design_out():
 def test_drawn_decks_get_suits_taller_than_their_ranks_only_when_asked():
     # The shipped reader learnt from suits 0.45-1.0 times the rank, drawn by rng.uniform; `--tall-suits`
     # gives a share of the decks 1.0-1.35 from the same draw, so the rest of each deck's look is unchanged.
-    sys.path.insert(0, str(REPO / "models"))
-    try:
-        from make_index_model import TALL_SUIT_TOP, random_style, share, suit_ratio
-    finally:
-        sys.path.remove(str(REPO / "models"))
+    maker = models_script("make_index_model")
     draws = np.random.default_rng(7)
-    assert [suit_ratio(float(draws.random())) for _ in range(1000)] == np.random.default_rng(7).uniform(0.45, 1.0, 1000).tolist()
-    plain = [random_style(np.random.default_rng(n)) for n in range(400)]
-    tall = [random_style(np.random.default_rng(n), tall_suits=0.2) for n in range(400)]
+    assert [maker.suit_ratio(float(draws.random())) for _ in range(1000)] == np.random.default_rng(7).uniform(0.45, 1.0, 1000).tolist()
+    plain = [maker.random_style(np.random.default_rng(n)) for n in range(400)]
+    tall = [maker.random_style(np.random.default_rng(n), tall_suits=0.2) for n in range(400)]
     ratios = np.array([t.suit_ratio for t in tall])
-    assert 0.12 < float((ratios > 1.0).mean()) < 0.28 and ratios.max() <= TALL_SUIT_TOP and ratios.min() >= 0.45
+    assert 0.12 < float((ratios > 1.0).mean()) < 0.28 and ratios.max() <= maker.TALL_SUIT_TOP and ratios.min() >= 0.45
     assert all(dataclasses.replace(t, suit_ratio=p.suit_ratio) == p for t, p in zip(tall, plain))
     # A share outside 0..1 drew ratios outside 0.45..TALL_SUIT_TOP; the build now refuses it.
-    assert share("1") == 1.0 and share("0.2") == 0.2
+    assert maker.share("1") == 1.0 and maker.share("0.2") == 0.2
     for bad in ("1.5", "-0.1"):
         with pytest.raises(argparse.ArgumentTypeError, match="from 0 to 1"):
-            share(bad)
+            maker.share(bad)
         with pytest.raises(ValueError, match="share from 0 to 1"):
-            suit_ratio(0.99, float(bad))
+            maker.suit_ratio(0.99, float(bad))

@@ -1,6 +1,11 @@
-"""Pictures the vision tests share."""
+"""Pictures the vision tests share, and the scripts of ``models/`` they load."""
 
 from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -20,6 +25,18 @@ from dealer_pi.vision.render import Placement, card_homography, compose, felt
 # small club as a spade); read as shipped, without it at a camera's glyph size, the frame names
 # most of those cards right itself (test_closer.py), and the checks would have nothing to catch.
 MEDIAN_EVERYWHERE = GlyphParams(smooth_from_px=0.0)
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def models_script(name: str) -> ModuleType:
+    """A script of ``models/`` (``decks``, ``eval_heldout``), imported with ``models/`` on the path
+    for that import only: its scripts import one another by their bare names."""
+    sys.path.insert(0, str(MODELS))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(MODELS))
 
 
 def camera_detector(glyph_px: float, median: bool = False, recogniser: Recogniser | None = None,
