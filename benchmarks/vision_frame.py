@@ -60,6 +60,7 @@ import numpy as np
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import Detector
 from dealer_pi.vision.glyphs import GlyphParams, PairRows, features, find_blobs, hypotheses_from_blobs
+from dealer_pi.vision.lit_table import table_pipeline
 from dealer_pi.vision.recogniser import READ_FLOOR, REFERENCE_MODEL, IndexModel, Recogniser, glyph_batch
 from dealer_pi.vision.pipeline import PixelZones, VisionPipeline, pipeline_from_config
 from dealer_pi.vision.render import default_zone_centres, render_table_frame
@@ -119,7 +120,7 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     frames = [render_table_frame(TABLE, seed=s) for s in range(args.frames)]
-    pipe = VisionPipeline(Detector(follow_scale=True), PixelZones(default_zone_centres(1280, 720), 200, 110))
+    pipe = table_pipeline()
     found = len(pipe.cards(frames[0]))
     ts = iter(range(0, 10**9, 66))
     full, ref = timed_pair(lambda f: pipe.process(next(ts), f), reference, frames)
