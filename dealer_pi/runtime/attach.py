@@ -191,7 +191,7 @@ def attach_camera(
                 "camera", source=name, fps=stats["camera_fps"], vision_fps=stats["vision_fps"],
                 dropped=int(stats["dropped"]), calibration=pipeline.calibration,
                 cards_in_view=len(pipeline.last_cards), bad_frames=pipeline.bad_frames,
-                still_frames=pipeline.gate.reused, card_height_px=round(pipeline.detector.card_height_px, 1),
+                still_frames=pipeline.gate.reused, part_frames=pipeline.part_frames, card_height_px=round(pipeline.detector.card_height_px, 1),
                 picture=pipeline.picture, picture_detail=pipeline.picture_detail,
             )
 

@@ -30,6 +30,7 @@ from dealer_pi.engine.cards import Card, misread_as
 
 from . import chips, racks
 from .card_shape import CARD_H_U, CARD_W_U, RANK_X_U, RANK_Y_U, filled_polygon, outline
+from .change import card_points, kept, read_again, touches
 from .closer import LOOKS_PER_FRAME, CloserLook
 from .colour import hsv_colour, lab_colour
 from .exposure import exposed, white_level
@@ -69,6 +70,10 @@ INDEX_CARD_AT_MOST = 2.0
 # glyphs, among nine named reads of 13 to 15 (held-out still 2300/4, a seed never tuned on): a
 # card 2.6 times as tall as theirs.
 SIZE_FROM_READS = 3
+# A camera frame keeps the last frame's reads where it did not change (Detector.detect's
+# ``changed``) while the glyph size followed moved by at most this share since they were read;
+# more, and it is read again in full, every read at the size it now looks for.
+SAME_GLYPHS = 0.1
 # Cloth this dark (HSV value) under a camera is a table whatever its colour: black and grey speed
 # cloth. On the simulated table's camera frames, grey cloth of 110 and black of 30 hid every
 # face-down card while coloured cloth was the only kind looked at for them (models/eval_dim.py
@@ -1065,6 +1070,14 @@ class Detector:
         self._splits: collections.OrderedDict[bytes, list[np.ndarray]] = collections.OrderedDict()
         self._chip_parts: collections.OrderedDict[bytes, bool] = collections.OrderedDict()
         self._bars: collections.OrderedDict[bytes, np.ndarray | None] = collections.OrderedDict()
+        # A camera stream's last reads, kept where the next frame did not change (see detect),
+        # and what they were read as (:meth:`_reading_as`).
+        self._reads: list[IndexRead] = []
+        self._reads_as: tuple[tuple[int, int], float, bool] | None = None
+        # ... and its cards (before the closer looks), kept there too.
+        self._found: list[CardFound] = []
+        # Where the last frame was looked at again (:func:`.change.read_again`); None: everywhere.
+        self.looked_again: np.ndarray | None = None
         # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.shadows = follow_scale and shadows
@@ -1080,8 +1093,13 @@ class Detector:
         self.glyph_px = 0.0
         self.lone_px = 0.0
         self.card_area_seen = 0.0
+        self._reads_as = None
 
-    def detect(self, bgr: np.ndarray) -> list[CardFound]:
+    def detect(self, bgr: np.ndarray, changed: np.ndarray | None = None) -> list[CardFound]:
+        """The cards in ``bgr``. ``changed``: in a camera stream, 255 on the cells of the frame
+        that changed since the last frame this detector read (:attr:`.change.ChangeGate.changed`;
+        None: anywhere). The table's pieces no changed cell touches are not looked at again: the
+        last frame's reads and cards there are kept (:func:`.change.read_again`)."""
         quartered = quarter(bgr)
         if self.follow_scale:
             # A camera left at a fixed exposure films a dim room dark, and a warm lamp tints it;
@@ -1094,8 +1112,14 @@ class Detector:
             lifted = lift_shadows(bgr, felt, quartered)
             if lifted is not bgr:
                 bgr, quartered, felt = lifted, quarter(lifted), self._felt(lifted)
-        cards, parts = self.survey(bgr, quartered, felt)
+        cards, parts = self.survey(bgr, quartered, felt, changed)
         cards = [c for c in cards + self._cards_of(bgr, parts) if not self._not_a_card(c)]
+        again = self.looked_again
+        if again is not None:
+            # What lies on a piece no change touched is as the last frame found it.
+            cards = ([c for c in cards if touches(again, card_points(c.corners))]
+                     + [c for c in self._found if not touches(again, card_points(c.corners))])
+        self._found = cards
         look_px = self.glyph_px or self.lone_px or self.still_px
         # A still has no frames before it: its looks are its own.
         closer = self.closer if self.follow_scale else CloserLook(self.still_looks) if self.still_looks > 0 else None
@@ -1139,11 +1163,11 @@ class Detector:
             return self.felt
         return table_colour(bgr) if self.table_in_middle else felt_colour(bgr)
 
-    def survey(self, bgr: np.ndarray, quartered: np.ndarray | None = None,
-               felt: np.ndarray | None = None) -> tuple[list[CardFound], list[Part]]:
+    def survey(self, bgr: np.ndarray, quartered: np.ndarray | None = None, felt: np.ndarray | None = None,
+               changed: np.ndarray | None = None) -> tuple[list[CardFound], list[Part]]:
         """The cards the index reads find, and the parts of the region that they do not explain
         (``quartered``: :func:`.glyphs.quarter` of ``bgr``, ``felt``: :meth:`_felt` of it, where
-        the caller has them already)."""
+        the caller has them already; ``changed``: as for :meth:`detect`)."""
         felt = self._felt(bgr) if felt is None else felt
         quartered = quarter(bgr) if quartered is None else quartered
         region: np.ndarray | None = None
@@ -1179,9 +1203,16 @@ class Detector:
         self.last_weave = felt if region is not None and is_coloured_cloth(felt) else None
         # A camera drops its felt's ink (``felt`` below); a still, only the band round its cards.
         band = felt_band(bgr, felt, region) if region is not None and not self.follow_scale else None
-        reads = self.recogniser.read(bgr, cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None, self.glyph_px,
+        where = cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None
+        whole = region if backs_within is None or region is None else region | backs_within
+        # The backs a margin encloses are of its piece (see _read_again).
+        self.looked_again = again = self._read_again(where if backs_within is None or where is None else where | backs_within, changed)
+        reads = self.recogniser.read(bgr, where if again is None or where is None else cv2.bitwise_and(where, again), self.glyph_px,
                                      quartered=quartered, felt=self.last_weave if self.follow_scale else None,
                                      not_dark_print=band)
+        if again is not None:
+            reads += kept(self._reads, again)
+        self._reads, self._reads_as = reads, self._reading_as(bgr)
         # A camera stream follows a glyph size instead (see _follow).
         longest = self.card_height_px or self.longest_card_px or (0.0 if self.follow_scale else _named_card_height(reads))
         if longest:
@@ -1192,9 +1223,28 @@ class Detector:
             named = [r.size for r in reads if r.card is not None]
             self.still_px = float(np.median(named)) if named else 0.0
         cards = self._group_reads(reads)
-        if region is None:
+        if whole is None:
             return cards, []
-        return self.unread_parts(bgr, region if backs_within is None else region | backs_within, cards, reads, felt)
+        return self.unread_parts(bgr, whole, cards, reads, felt, only=again)
+
+    def _reading_as(self, bgr: np.ndarray) -> tuple[tuple[int, int], float, bool]:
+        """What a frame's reads depend on beside its pixels: its size, the glyph size followed,
+        whether the cloth's weave is left out."""
+        return (bgr.shape[0], bgr.shape[1]), self.glyph_px, self.last_weave is None
+
+    def _read_again(self, where: np.ndarray | None, changed: np.ndarray | None) -> np.ndarray | None:
+        """Where a camera frame's print is read again (:func:`.change.read_again`), the last
+        frame's reads kept elsewhere; None: read it all. All where nothing says what changed, or
+        the last frame was read another way: another size, a glyph size followed that moved by
+        more than :data:`SAME_GLYPHS` since, the weave's colour found or lost."""
+        if changed is None or where is None or not self.follow_scale or self._reads_as is None:
+            return None
+        shape, px, no_weave = self._reads_as
+        if shape != where.shape[:2] or no_weave != (self.last_weave is None):
+            return None
+        if abs(self.glyph_px - px) > SAME_GLYPHS * max(px, 1.0):
+            return None
+        return read_again(where, changed)
 
     def _follow(self, reads: list[IndexRead]) -> None:
         """The glyph size a camera stream's later frames look for, from this frame's named reads.
@@ -1377,9 +1427,10 @@ class Detector:
         return _remembered(self._chip_parts, key, lambda: _chips_side_by_side(bgr, mask, x, y, felt, card_area), PARTS_KEPT)
 
     def unread_parts(self, bgr: np.ndarray, region: np.ndarray, cards: list[CardFound], reads: list[IndexRead],
-                     felt: np.ndarray) -> tuple[list[CardFound], list[Part]]:
+                     felt: np.ndarray, only: np.ndarray | None = None) -> tuple[list[CardFound], list[Part]]:
         """The read cards (outlines fitted to their regions, unread ones off white stock dropped)
-        and what the reads do not explain: card-sized parts of the region that are not round."""
+        and what the reads do not explain: card-sized parts of the region that are not round
+        (``only``: parts only there; the card's size is measured on the whole region all the same)."""
         contours = _outer_contours(region)
         if self.card_height_px:
             card_area = self.card_height_px**2 * CARD_W_U / CARD_H_U
@@ -1425,6 +1476,8 @@ class Detector:
         side = opening_side(card_area)
         taken = region & cv2.dilate(explained, np.ones((5, 5), np.uint8))
         rest = region & ~taken
+        if only is not None:
+            rest &= only
         # Skin and the opening only matter near what is left: worked out in boxes around it, with
         # room for the opening's reach, which gives the same pixels as the whole frame would.
         for x0, y0, x1, y1 in region_boxes(rest, side + 1):

@@ -156,6 +156,7 @@ class VisionPipeline:
         self.layout = layout
         self.camera_moves = 0
         self.frames = 0
+        self.part_frames = 0  # frames read after a change only where it changed
         self.last_cards: list[CardFound] = []
         self.gate = gate or ChangeGate(fresh=2 * self.tracker.confirm_frames)
         # Whether each of the last frames read in full told the table from card stock.
@@ -174,8 +175,8 @@ class VisionPipeline:
         """Cards in one frame, each with its zone when zones are known."""
         return self._zoned(self._read(frame))
 
-    def _read(self, frame: np.ndarray) -> list[CardFound]:
-        return one_per_card(self.detector.detect(frame))
+    def _read(self, frame: np.ndarray, changed: np.ndarray | None = None) -> list[CardFound]:
+        return one_per_card(self.detector.detect(frame, changed))
 
     def _zoned(self, found: list[CardFound]) -> list[CardFound]:
         if self.zones is None:
@@ -193,7 +194,8 @@ class VisionPipeline:
         elif self.layout is not None and self.zones is None and self.frames % self.watch_every == 1:
             self._calibrate(frame)
         if self.gate.must_read(frame):
-            self._found = self._read(frame)
+            self._found = self._read(frame, self.gate.changed)
+            self.part_frames += self.detector.looked_again is not None
             self._told.append(self.detector.last_region is not None)
         self.last_cards = self._zoned(self._found)
         region = self.detector.last_region
@@ -273,7 +275,7 @@ class VisionPipeline:
 
     def stats(self) -> dict[str, float | str]:
         out: dict[str, float | str] = {"frames": float(self.frames), "bad_frames": float(self.bad_frames),
-                                       "still_frames": float(self.gate.reused)}
+                                       "still_frames": float(self.gate.reused), "part_frames": float(self.part_frames)}
         if self.stage is not None:
             out.update(self.stage.stats())
         if self.last_watch is not None:

@@ -263,6 +263,7 @@ _DEVICES = {
                 "cards_in_view": {"type": "integer"},
                 "bad_frames": {"type": "integer"},
                 "still_frames": {"type": "integer", "description": "frames of a still table not read again (nothing had changed)"},
+                "part_frames": {"type": "integer", "description": "frames read after a change only where it changed (the rest of the table as last read)"},
                 "card_height_px": {"type": "number", "description": "a card's length in the frame: the config's, else the markers' (camera straight over the table), else 0 (measured from the cards)"},
                 "picture": {"type": "string", "description": "ok, or too light: the frames do not tell the table from card stock, and face-down cards are not counted"},
                 "picture_detail": {"type": "string", "description": "why the picture is not ok, and what to do; empty when it is"},

@@ -67,7 +67,7 @@ def test_DEAL_DECK_red_print_on_red_cloth_a_cameras_exposure_lifts_is_named(seed
 def _filmed(cloth: tuple[int, int, int], light: float, seed: int, frames: int) -> tuple[str, str, int]:
     """What a pipeline that reads every frame says of its picture after filming ``cloth`` at
     ``light`` ``frames`` times, and the face-down cards its last frame found."""
-    pipe = table_pipeline(ChangeGate(refresh=1))
+    pipe = table_pipeline(ChangeGate(refresh=1, in_part=False))
     [(_, last)] = filmed([(lit(render_table_scene(LIT_TABLE, seed=seed, cloth=cloth).frame, light), frames)], seed, pipe)
     return pipe.picture, pipe.picture_detail, sum(not f.face_up for f in last)
 
