@@ -70,10 +70,6 @@ INDEX_CARD_AT_MOST = 2.0
 # glyphs, among nine named reads of 13 to 15 (held-out still 2300/4, a seed never tuned on): a
 # card 2.6 times as tall as theirs.
 SIZE_FROM_READS = 3
-# A camera frame keeps the last frame's reads where it did not change (Detector.detect's
-# ``changed``) while the glyph size followed moved by at most this share since they were read;
-# more, and it is read again in full, every read at the size it now looks for.
-SAME_GLYPHS = 0.1
 # Cloth this dark (HSV value) under a camera is a table whatever its colour: black and grey speed
 # cloth. On the simulated table's camera frames, grey cloth of 110 and black of 30 hid every
 # face-down card while coloured cloth was the only kind looked at for them (models/eval_dim.py
@@ -1233,16 +1229,16 @@ class Detector:
         return (bgr.shape[0], bgr.shape[1]), self.glyph_px, self.last_weave is None
 
     def _read_again(self, where: np.ndarray | None, changed: np.ndarray | None) -> np.ndarray | None:
-        """Where a camera frame's print is read again (:func:`.change.read_again`), the last
-        frame's reads kept elsewhere; None: read it all. All where nothing says what changed, or
-        the last frame was read another way: another size, a glyph size followed that moved by
-        more than :data:`SAME_GLYPHS` since, the weave's colour found or lost."""
+        """Where a camera frame is looked at again (:func:`.change.read_again`), the last frame's
+        reads and cards kept elsewhere; None: all of it. All where nothing says what changed, or
+        the last frame was read another way: another size, glyphs of other sizes looked for (the
+        size followed moved), the weave's colour found or lost."""
         if changed is None or where is None or not self.follow_scale or self._reads_as is None:
             return None
         shape, px, no_weave = self._reads_as
         if shape != where.shape[:2] or no_weave != (self.last_weave is None):
             return None
-        if abs(self.glyph_px - px) > SAME_GLYPHS * max(px, 1.0):
+        if not self.recogniser.same_search(self.glyph_px, px):
             return None
         return read_again(where, changed)
 

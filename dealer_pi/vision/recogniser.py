@@ -528,6 +528,17 @@ class Recogniser:
             reads = _merge(reads, self._read_box(bgr, box, dataclasses.replace(params, light_print=light), colourful, margin_too=True))
         return reads
 
+    def same_search(self, px: float, other: float) -> bool:
+        """Whether a camera frame read for glyphs of about ``px`` pixels (:meth:`read`, and its
+        second look) looks for glyphs of the very sizes one read for ``other`` does.
+
+        >>> reader = Recogniser()
+        >>> reader.same_search(15.0, 15.2), reader.same_search(15.0, 16.0)
+        (True, False)
+        """
+        scales = (*self.scales, SECOND_LOOK_SCALE)
+        return all(_around(self.params, px * s) == _around(self.params, other * s) for s in scales)
+
     @property
     def polarities(self) -> tuple[bool, ...]:
         """The print read: dark, and light too (gold or white on black cards) where both are asked."""
