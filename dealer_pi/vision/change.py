@@ -35,9 +35,11 @@ if TYPE_CHECKING:
 
 CELL = 8  # pixels per side of a compared cell
 CELL_STEP = 8.0  # grey levels a cell's mean may move by and still be the same scene
-FRESH = 6  # frames read in full after each change: the tracker's window, 2 x its confirm_frames
+FRESH = 6  # frames read after each change: the tracker's window, 2 x its confirm_frames
 REFRESH = 15  # a still scene is read again at least this often (one second at 15 frames a second)
-MOST = 0.6  # a change touching more than this share of the table's pieces is read again in full
+# A change touching more than this share of the table's pieces (a hand over the table) is read
+# again in full: a look at most of it saves little, and the rest's reading is not kept.
+MOST = 0.6
 
 
 class ChangeGate:
