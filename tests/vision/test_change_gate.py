@@ -16,6 +16,7 @@ from dealer_pi.sim.camera_table import SEATS, sim_camera_section
 from dealer_pi.sim.felt import Felt
 from dealer_pi.sim.overhead import OverheadCamera
 from dealer_pi.vision.change import FRESH, REFRESH, ChangeGate
+from dealer_pi.vision.detect import CardFound
 from dealer_pi.vision.pipeline import VisionPipeline, pipeline_from_config
 
 
@@ -102,7 +103,7 @@ def test_the_gate_says_which_cells_changed_while_their_fresh_frames_are_read() -
     # the first change's fresh frames are over; the second's last one is read for its cells alone
     last = gate.changed
     assert last is not None and 0 < np.count_nonzero(last) < np.count_nonzero(both)
-    assert not np.any(last[(first > 0) & (both > 0) & (last == 0)] > 0)
+    assert np.all(both[last > 0] > 0) and not np.any(last[first > 0])
     assert gate.must_read(camera.frame(felt, n + 2 + FRESH)) is False
 
 
@@ -121,9 +122,8 @@ def test_a_frame_read_after_a_card_lands_looks_again_only_where_it_landed(tmp_pa
     landed = [c for c in pipe.last_cards if all(np.hypot(c.centre[0] - b.centre[0], c.centre[1] - b.centre[1]) > 20 for b in before)]
     assert len(landed) == 1 and landed[0].zone == "board"
 
-    def on(c: object) -> bool:
-        x, y = (int(v) for v in c.centre)  # type: ignore[attr-defined]
-        return bool(again[y, x])
+    def on(c: CardFound) -> bool:
+        return bool(again[int(c.centre[1]), int(c.centre[0])])
 
     assert on(landed[0])
     assert not any(on(b) for b in backs)  # the seat's backs were not looked at again ...
