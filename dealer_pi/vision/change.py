@@ -53,7 +53,6 @@ class ChangeGate:
         self.in_part = in_part
         self.reused = 0  # frames not read again, for the dashboard's camera status
         self._scene: np.ndarray | None = None
-        self._fresh_left = 0
         self._since_read = 0
         # Each change whose fresh frames are being read: its cells (None: all), and frames left.
         self._changes: list[tuple[np.ndarray | None, int]] = []
@@ -75,10 +74,8 @@ class ChangeGate:
         moved = None if self._scene is None or self._scene.shape != cells.shape else self._moved(cells)
         if moved is None or moved.any():
             self._scene = cells
-            self._fresh_left = self.fresh
             self._changes.append((moved if self.in_part else None, self.fresh))
-        if self._fresh_left > 0:
-            self._fresh_left -= 1
+        if self._changes:
             self.changed = self._changed_cells()
             if self._since_full > self.refresh:
                 # A table where cards land every second is never still for a refresh: what no change
