@@ -1201,8 +1201,7 @@ class Detector:
         band = felt_band(bgr, felt, region) if region is not None and not self.follow_scale else None
         where = cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None
         whole = region if backs_within is None or region is None else region | backs_within
-        # The backs a margin encloses are of its piece (see _read_again).
-        self.looked_again = again = self._read_again(where if backs_within is None or where is None else where | backs_within, changed)
+        self.looked_again = again = self._read_again(where, backs_within, changed)
         reads = self.recogniser.read(bgr, where if again is None or where is None else cv2.bitwise_and(where, again), self.glyph_px,
                                      quartered=quartered, felt=self.last_weave if self.follow_scale else None,
                                      not_dark_print=band)
@@ -1228,7 +1227,8 @@ class Detector:
         whether the cloth's weave is left out."""
         return (bgr.shape[0], bgr.shape[1]), self.glyph_px, self.last_weave is None
 
-    def _read_again(self, where: np.ndarray | None, changed: np.ndarray | None) -> np.ndarray | None:
+    def _read_again(self, where: np.ndarray | None, backs_within: np.ndarray | None,
+                    changed: np.ndarray | None) -> np.ndarray | None:
         """Where a camera frame is looked at again (:func:`.change.read_again`), the last frame's
         reads and cards kept elsewhere; None: all of it. All where nothing says what changed, or
         the last frame was read another way: another size, glyphs of other sizes looked for (the
@@ -1240,7 +1240,8 @@ class Detector:
             return None
         if not self.recogniser.same_search(self.glyph_px, px):
             return None
-        return read_again(where, changed)
+        # The backs a margin encloses (``backs_within``) are of its piece.
+        return read_again(where if backs_within is None else where | backs_within, changed)
 
     def _follow(self, reads: list[IndexRead]) -> None:
         """The glyph size a camera stream's later frames look for, from this frame's named reads.
