@@ -1493,11 +1493,19 @@ class Detector:
             whole = None
             if area > RING_CARDS * card_area:
                 whole, x0, y0 = _within(cnt, rest)
-                ring = _rail_with_cards(cnt, whole, x0, y0)
-                if ring is not None:
-                    outlines.extend(_off_the_rail(bgr, ring, x0, y0, card_area))
+                joined = _joined(cnt, whole, x0, y0)
+                if self.table_in_middle and area > PILE_CARDS * card_area and _at_edge(cnt, bgr.shape):
+                    # A still's floor round the table is no felt either, and the rail, with what
+                    # lies against it, is joined to it: the floor's colour is taken off, then the
+                    # rail's from what is left (a piece of the rail is no ring).
+                    for piece in _off_the_rail(bgr, joined, x0, y0, card_area):
+                        on, px, py = _within(piece, rest)
+                        outlines.extend(_off_the_rail(bgr, _joined(piece, on, px, py), px, py, card_area))
                     continue
-            if area > 12 * card_area:
+                if _ring(cnt, joined):
+                    outlines.extend(_off_the_rail(bgr, joined, x0, y0, card_area))
+                    continue
+            if area > PILE_CARDS * card_area:
                 continue
             _, radius = cv2.minEnclosingCircle(cnt)
             if area > ROUND * math.pi * radius * radius:
@@ -1573,6 +1581,9 @@ class Detector:
 # or counted with it. The rail's own colour is taken off, and what is left is counted.
 RING_CARDS = 4.0
 RING_HOLLOW = 0.5
+# A part of more than this many cards' area is bigger than any pile: the floor round a still's
+# table (see :meth:`Detector.unread_parts`), or a camera's rail and what lies beyond it.
+PILE_CARDS = 12.0
 # A back's print of the rail's own colour (dark checks on a back against a dark rail) is no rail:
 # with it taken off, what is left of the back was opened away (held-out still 4900/13: the burn
 # card, with a rack across it touching the rail). The rail is a band far wider than this share of
@@ -1776,18 +1787,19 @@ def _within(outline: np.ndarray, rest: np.ndarray) -> tuple[np.ndarray, int, int
     return whole, x0, y0
 
 
-def _rail_with_cards(outline: np.ndarray, whole: np.ndarray, x0: int, y0: int) -> np.ndarray | None:
+def _joined(outline: np.ndarray, whole: np.ndarray, x0: int, y0: int) -> np.ndarray:
     """The pixels of ``whole`` (:func:`_within` ``outline``, its box's top-left corner at ``x0``,
-    ``y0``) joined to ``outline`` itself, 255 on them, where they are a ring with what lies against
-    it (:data:`RING_HOLLOW` of their hull at most); else None."""
-    hull = cv2.contourArea(cv2.convexHull(outline))
+    ``y0``) joined to ``outline`` itself, 255 on them: not the cards lying in its holes."""
     _, labels = cv2.connectedComponents(whole)
     px, py = outline[0].reshape(2)
-    own = labels == labels[py - y0, px - x0]
-    if np.count_nonzero(own) >= RING_HOLLOW * hull:
-        return None
-    ring: np.ndarray = own.astype(np.uint8) * 255
-    return ring
+    own: np.ndarray = (labels == labels[py - y0, px - x0]).astype(np.uint8) * 255
+    return own
+
+
+def _ring(outline: np.ndarray, joined: np.ndarray) -> bool:
+    """Whether the pixels ``joined`` to ``outline`` (:func:`_joined`) are a ring with what lies
+    against it: :data:`RING_HOLLOW` of their hull at most."""
+    return cv2.countNonZero(joined) < RING_HOLLOW * cv2.contourArea(cv2.convexHull(outline))
 
 
 def _off_the_rail(bgr: np.ndarray, ring: np.ndarray, x: int, y: int, card_area: float) -> list[np.ndarray]:
@@ -1795,7 +1807,8 @@ def _off_the_rail(bgr: np.ndarray, ring: np.ndarray, x: int, y: int, card_area: 
     top-left corner at ``x``, ``y``) of what lies against a table's rail, the rail taken off: the
     rail is one flat colour, the commonest of the ring's (:func:`.racks.near_commonest`), and an
     opening takes off its blurred edge. What then reaches the picture's edge is the floor beyond
-    the rail, not a card on the table."""
+    the rail, not a card on the table. Given a still's floor with the rail joined to it, the
+    floor's colour is the commonest: what is left of the floor reaches the edge."""
     h, w = ring.shape
     on = ring > 0
     rail = racks.near_commonest(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2LAB).astype(np.float32), on)

@@ -2053,6 +2053,17 @@ def test_DEAL_HOLE_COUNT_a_back_printed_in_the_rails_colour_against_the_rail_is_
     assert len(at) == down, at
 
 
+def test_DEAL_BURN_a_burn_beside_a_rack_against_the_rail_on_a_dark_floor_is_a_card() -> None:
+    # Held-out still (eval_heldout.py, seed 4500, scene 11; whole, as JPEG): the table in the
+    # middle of a black floor, a chip rack from the rail to the burn card, which it touches. The
+    # floor, the rail, the rack and the burn were one part, far bigger than any pile and no ring
+    # (the floor fills it), left out whole: the burn went missing (DEAL-BURN).
+    found = read_still("burn-by-a-rack-against-the-rail-on-a-dark-floor-still.jpg")
+    at = [f.centre for f in found if not f.face_up]
+    assert sum(1 for c in at if math.dist(c, (570, 405)) < 40) == 1, at  # the burn
+    assert len(at) == 3, at  # and a seat's pair
+
+
 def test_DEAL_HOLE_COUNT_an_unnamed_court_pair_beside_the_burn_is_two_faces_and_a_back() -> None:
     # Held-out still (eval_heldout.py, seed 800, scene 4), cut: a seat's face-up pair of court
     # cards (Jd under Kc) that no read names, with the blue burn card against it, on a wooden
