@@ -1802,15 +1802,15 @@ def _ring(outline: np.ndarray, joined: np.ndarray) -> bool:
     return cv2.countNonZero(joined) < RING_HOLLOW * cv2.contourArea(cv2.convexHull(outline))
 
 
-def _off_the_rail(bgr: np.ndarray, ring: np.ndarray, x: int, y: int, card_area: float) -> list[np.ndarray]:
-    """The outlines (in the frame; ``ring``, 255 on a rail and what lies against it, has its box's
+def _off_the_rail(bgr: np.ndarray, joined: np.ndarray, x: int, y: int, card_area: float) -> list[np.ndarray]:
+    """The outlines (in the frame; ``joined``, 255 on a rail and what lies against it, has its box's
     top-left corner at ``x``, ``y``) of what lies against a table's rail, the rail taken off: the
-    rail is one flat colour, the commonest of the ring's (:func:`.racks.near_commonest`), and an
+    rail is one flat colour, the commonest of the pixels (:func:`.racks.near_commonest`), and an
     opening takes off its blurred edge. What then reaches the picture's edge is the floor beyond
     the rail, not a card on the table. Given a still's floor with the rail joined to it, the
     floor's colour is the commonest: what is left of the floor reaches the edge."""
-    h, w = ring.shape
-    on = ring > 0
+    h, w = joined.shape
+    on = joined > 0
     rail = racks.near_commonest(cv2.cvtColor(bgr[y : y + h, x : x + w], cv2.COLOR_BGR2LAB).astype(np.float32), on)
     # The rail is a band; patches of its colour narrower than RAIL_PRINT of a card are a back's print.
     band = max(3, int(RAIL_PRINT * card_width(card_area)))
