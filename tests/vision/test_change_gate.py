@@ -15,8 +15,7 @@ from dealer_pi.engine.cards import Card
 from dealer_pi.sim.camera_table import SEATS, sim_camera_section
 from dealer_pi.sim.felt import Felt
 from dealer_pi.sim.overhead import OverheadCamera
-from dealer_pi.vision.change import FRESH, REFRESH, ChangeGate
-from dealer_pi.vision.detect import CardFound
+from dealer_pi.vision.change import FRESH, REFRESH, ChangeGate, touches
 from dealer_pi.vision.pipeline import VisionPipeline, pipeline_from_config
 
 
@@ -121,12 +120,8 @@ def test_a_frame_read_after_a_card_lands_looks_again_only_where_it_landed(tmp_pa
     assert again is not None and pipe.part_frames == 1
     landed = [c for c in pipe.last_cards if all(np.hypot(c.centre[0] - b.centre[0], c.centre[1] - b.centre[1]) > 20 for b in before)]
     assert len(landed) == 1 and landed[0].zone == "board"
-
-    def on(c: CardFound) -> bool:
-        return bool(again[int(c.centre[1]), int(c.centre[0])])
-
-    assert on(landed[0])
-    assert not any(on(b) for b in backs)  # the seat's backs were not looked at again ...
+    assert touches(again, [landed[0].centre])
+    assert not any(touches(again, [b.centre]) for b in backs)  # the seat's backs were not looked at again ...
     assert [c for c in pipe.last_cards if c.zone == "seat:2"] == backs  # ... and are as they were
     assert np.count_nonzero(again) < 0.1 * again.size
 
