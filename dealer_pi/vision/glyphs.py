@@ -462,9 +462,7 @@ def _label_in_boxes(bgr: np.ndarray, params: GlyphParams, region: np.ndarray) ->
         # Each component's first 2x2 block: its top row pair (boxes start on even rows),
         # and the leftmost column it has in those two rows.
         r0 = st[1:, 1] & ~1
-        pad = np.vstack([lab, np.zeros((1, lab.shape[1]), np.int32)])
-        ids = np.arange(1, n, dtype=np.int32)[:, None]
-        first = ((pad[r0] == ids) | (pad[r0 + 1] == ids)).argmax(axis=1)
+        first = _first_columns(lab, r0)
         key = ((y0 + r0) // 2).astype(np.int64) * w + (x0 + first) // 2
         st = st.copy()
         st[:, 0] += x0
@@ -480,7 +478,9 @@ def _label_in_boxes(bgr: np.ndarray, params: GlyphParams, region: np.ndarray) ->
     start = 0
     for (x0, y0, x1, y1), lab, st, _, key in parts:
         lut = np.concatenate([[0], new_id[start : start + len(key)]]).astype(np.int32)
-        labels[y0:y1, x0:x1] = lut[lab]
+        # A box whose ids are already the picture's (one box, most often: a still's) is copied,
+        # not looked up pixel by pixel.
+        labels[y0:y1, x0:x1] = lab if (lut == np.arange(len(lut))).all() else lut[lab]
         start += len(key)
     st_all = np.vstack([p[2] for p in parts])[order]
     cen_all = np.vstack([p[3] for p in parts])[order]
@@ -489,6 +489,23 @@ def _label_in_boxes(bgr: np.ndarray, params: GlyphParams, region: np.ndarray) ->
     stats = np.vstack([bg, st_all]).astype(np.int32)
     centroids = np.vstack([np.array([[(w - 1) / 2, (h - 1) / 2]]), cen_all])
     return labels, stats, centroids
+
+
+def _first_columns(lab: np.ndarray, r0: np.ndarray) -> np.ndarray:
+    """The leftmost column of each component of ``lab`` (ids 1..) in its rows ``r0`` and ``r0 + 1``.
+
+    One pass over those rows' pixels: a row compared with every id at once costs ids x width,
+    and a still's box round wood grain or a photo's speckle holds thousands of ids."""
+    rows = np.unique(np.concatenate([r0, r0 + 1]))
+    rows = rows[rows < lab.shape[0]]
+    band = lab[rows]
+    ri, ci = np.nonzero(band)
+    comp = band[ri, ci] - 1
+    near = rows[ri] - r0[comp]
+    keep = (near == 0) | (near == 1)
+    first = np.full(len(r0), lab.shape[1], np.int64)
+    np.minimum.at(first, comp[keep], ci[keep])
+    return first
 
 
 def find_hypotheses(bgr: np.ndarray, params: GlyphParams, region: np.ndarray | None = None) -> list[Hypothesis]:

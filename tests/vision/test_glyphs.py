@@ -8,6 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
+from vision_helpers import woven_carpet
+
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import felt_colour, not_felt
 from dealer_pi.vision.glyphs import (
@@ -55,7 +57,12 @@ def test_blobs_inside_a_region_are_labelled_as_in_the_whole_picture(photo_subset
     odd_region = np.zeros(photo.shape[:2], np.uint8)
     for centre, radius in (((101, 77), 60), ((180, 120), 70), ((5, photo.shape[0] - 3), 40), ((photo.shape[1] - 1, 301), 90)):
         cv2.circle(odd_region, centre, radius, 255, -1)
-    for bgr, region in ((frame, felt_region), (photo, odd_region)):
+    # A woven carpet in one box: thousands of components, whose ids the box already gives in the
+    # picture's order.
+    carpet = woven_carpet(np.random.default_rng(2), 900, 500)
+    one_box = np.zeros(carpet.shape[:2], np.uint8)
+    one_box[40:460, 60:880] = 255
+    for bgr, region in ((frame, felt_region), (photo, odd_region), (carpet, one_box)):
         labels, stats, centroids = whole_picture_labels(bgr, params, region)
         got_labels, got_stats, got_centroids = label_ink(bgr, params, region)
         assert len(stats) > 20  # the check means something only with many components
