@@ -519,30 +519,32 @@ def hypotheses_from_blobs(blobs: Blobs, params: GlyphParams) -> list[Hypothesis]
     st = blobs.stats[ids]
     size = np.maximum(st[:, cv2.CC_STAT_WIDTH], st[:, cv2.CC_STAT_HEIGHT]).astype(np.float32)
     c = blobs.centroids[ids].astype(np.float32)
-    d = c[None, :, :] - c[:, None, :]  # d[i, j] = c[j] - c[i]
-    dist = np.hypot(d[..., 0], d[..., 1])
-    si = size[:, None]
-    sj = size[None, :]
-    pair = (dist >= 0.5 * si) & (dist <= 1.9 * si) & (sj >= 0.35 * si) & (sj <= 1.35 * si) & (si >= params.min_px)
-    np.fill_diagonal(pair, False)
+    # Only blobs within reach of each other are compared: a still's patterned carpet holds
+    # thousands of glyph-sized blobs, and every blob against every other took seconds.
+    ii, jj = _within_reach(c, size, PAIR_REACH)
+    d = c[jj] - c[ii]  # d[p] = c[jj[p]] - c[ii[p]]
+    dist = np.hypot(d[:, 0], d[:, 1])
+    si = size[ii]
+    sj = size[jj]
+    pair = (dist >= 0.5 * si) & (dist <= PAIR_REACH * si) & (sj >= 0.35 * si) & (sj <= 1.35 * si) & (si >= params.min_px)
     # Partners for "10": a blob of about the same size right beside it (later ids only, so each pair once).
-    twin = (dist <= 1.25 * si) & (sj >= 0.6 * si) & (sj <= 1.5 * si)
-    twin = np.triu(twin, 1)
-    twins = {i: np.nonzero(twin[i])[0].tolist() for i in np.nonzero(twin.any(axis=1))[0].tolist()}
+    twin = (jj > ii) & (dist <= 1.25 * si) & (sj >= 0.6 * si) & (sj <= 1.5 * si)
+    twins: dict[int, list[tuple[int, np.ndarray]]] = {}
+    for p in _in_order(ii, jj, twin).tolist():
+        twins.setdefault(int(ii[p]), []).append((int(jj[p]), d[p] / max(dist[p], 1e-6)))
     out: list[Hypothesis] = []
-    ii, jj = np.nonzero(pair)
     # Python numbers once for all pairs: indexing numpy arrays item by item cost more than the pairs.
     id_of, xy, big = ids.tolist(), [tuple(p) for p in c.tolist()], size.tolist()
-    for i, j in zip(ii.tolist(), jj.tolist()):
+    for p in _in_order(ii, jj, pair).tolist():
+        i, j = int(ii[p]), int(jj[p])
         out.append(Hypothesis((id_of[i],), id_of[j], xy[i], xy[j], big[i]))
         if i not in twins:
             continue
         # "10" is two blobs side by side, across the rank-to-suit line.
-        u = d[i, j] / max(dist[i, j], 1e-6)
-        for k in twins[i]:
+        u = d[p] / max(dist[p], 1e-6)
+        for k, v in twins[i]:
             if k == j:
                 continue
-            v = d[i, k] / max(dist[i, k], 1e-6)
             if abs(float(u @ v)) < 0.5:
                 mx = (c[i] + c[k]) / 2
                 out.append(
@@ -555,6 +557,33 @@ def hypotheses_from_blobs(blobs: Blobs, params: GlyphParams) -> list[Hypothesis]
                     )
                 )
     return out
+
+
+# A suit glyph lies at most this many times its rank's size from the rank's middle.
+PAIR_REACH = 1.9
+
+
+def _within_reach(c: np.ndarray, size: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair of points (i, j), i != j, whose x lie within a little over ``reach`` times
+    ``size[i]`` of each other: every pair whose distance is within that, and a few more."""
+    order = np.argsort(c[:, 0], kind="stable")
+    xs = c[order, 0].astype(np.float64)
+    x = c[:, 0].astype(np.float64)
+    r = reach * size.astype(np.float64) + 1.0
+    lo = np.searchsorted(xs, x - r, side="left")
+    hi = np.searchsorted(xs, x + r, side="right")
+    counts = hi - lo
+    ii = np.repeat(np.arange(len(c)), counts)
+    # The k-th neighbour of i in x order sits at lo[i] + k.
+    jj = order[np.arange(int(counts.sum())) + np.repeat(lo - (np.cumsum(counts) - counts), counts)]
+    other = ii != jj
+    return ii[other], jj[other]
+
+
+def _in_order(ii: np.ndarray, jj: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The positions where ``keep`` holds, in the order of (ii, jj): as every pair of a square table would list them."""
+    at = np.flatnonzero(keep)
+    return at[np.lexsort((jj[at], ii[at]))]
 
 
 @dataclass

@@ -71,6 +71,26 @@ def test_blobs_inside_a_region_are_labelled_as_in_the_whole_picture(photo_subset
         np.testing.assert_allclose(got_centroids[1:], centroids[1:])
 
 
+@pytest.mark.parametrize("params", [GlyphParams(), GlyphParams(light_print=True)])
+def test_glyph_pairs_sought_among_near_blobs_are_those_every_pair_of_blobs_gives(monkeypatch, photo_subsets, params):
+    # Only blobs within reach of each other are compared (a carpet's thousands of blobs, each
+    # against every other, took seconds): the pairs, and their order, must be as before.
+    import dealer_pi.vision.glyphs as glyphs_module
+
+    def every_pair(c: np.ndarray, size: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+        return np.nonzero(~np.eye(len(c), dtype=bool))
+
+    carpet = woven_carpet(np.random.default_rng(2), 900, 500)
+    for bgr in (render_table_frame(TABLE, seed=4), real_photo(photo_subsets), carpet):
+        blobs = find_blobs(bgr, params)
+        near = hypotheses_from_blobs(blobs, params)
+        with monkeypatch.context() as m:
+            m.setattr(glyphs_module, "_within_reach", every_pair)
+            every = hypotheses_from_blobs(blobs, params)
+        assert len(near) > 100
+        assert near == every
+
+
 def test_region_boxes_are_disjoint_start_even_and_cover_the_region_with_margin():
     region = np.zeros((200, 300), np.uint8)
     region[9:20, 9:20] = 255
