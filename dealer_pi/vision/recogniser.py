@@ -447,11 +447,12 @@ class Recogniser:
 
     def read(self, bgr: np.ndarray, region: np.ndarray | None = None, glyph_px: float = 0.0,
              quartered: np.ndarray | None = None, felt: np.ndarray | None = None,
-             not_dark_print: np.ndarray | None = None) -> list[IndexRead]:
+             not_dark_print: np.ndarray | None = None, light_within: np.ndarray | None = None) -> list[IndexRead]:
         """Every corner index in ``bgr`` (only inside ``region`` if given; ``quartered``: the picture at
         quarter size, :func:`.glyphs.quarter`, where the caller has it already; ``felt``: the
         table's colour, where it is cloth, whose ink is no print; ``not_dark_print``: 255 where
-        dark ink is no print, such as the band of felt round a still's cards, :func:`.glyphs.felt_band`).
+        dark ink is no print, such as the band of felt round a still's cards, :func:`.glyphs.felt_band`;
+        ``light_within``: 255 where light print is read, such as a still's table and round it).
 
         ``glyph_px``, when known (the size of rank glyphs in recent frames),
         narrows the search to glyphs of about that size: pips and picture
@@ -472,11 +473,12 @@ class Recogniser:
         live = glyph_px > 0 and self.stock_only
         dark = region if not_dark_print is None else _within(region, cv2.bitwise_not(not_dark_print))
         on_stock = _within(dark, near_card_stock(bgr, quartered)) if live or any(scale > 1.0 for scale in scales) else dark
+        lit = _within(region, light_within)
         base = self._with_felt(felt)
         for scale in scales:
             params = _around(base, glyph_px * scale) if glyph_px > 0 else base
             for light in self.polarities:
-                where = region if light else on_stock if scale > 1.0 or live else dark
+                where = lit if light else on_stock if scale > 1.0 or live else dark
                 resized = (bgr, where, (0, 0)) if scale == 1.0 else _resized(bgr, where, scale, params)
                 if resized is None:
                     continue

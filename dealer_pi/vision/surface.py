@@ -30,6 +30,7 @@ ALL_TABLE_SHARE = 0.97
 FLOOR_CARDS = 2.5  # what reaches the picture's edge and is bigger than this many cards is floor
 TABLE_CARDS = 4.0  # a table is bigger than this many cards
 CARD_ASPECT = 63 / 88
+GUESSED_CARD = 0.12  # a card's length, where no card has been found yet, as a share of the picture's shorter side
 MARGIN_MM = 40.0  # a card at the rail may overhang the markers' line a little
 
 
@@ -58,7 +59,7 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0, cards_bgr: np.ndarray | No
     pick = int(np.argmax(counts))
     if pick == 0 or stats[pick, cv2.CC_STAT_AREA] < MIN_TABLE_SHARE * small.size:
         return None
-    card = (card_px or 0.12 * min(h, w)) / 4  # at the quarter size worked in here
+    card = (card_px or GUESSED_CARD * min(h, w)) / 4  # at the quarter size worked in here
     card_area = card * card * CARD_ASPECT
     rest = (labels != pick).astype(np.uint8)
     m, parts, pstats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
@@ -75,6 +76,18 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0, cards_bgr: np.ndarray | No
     if share >= ALL_TABLE_SHARE or cv2.countNonZero(table) < TABLE_CARDS * card_area:
         return None  # all table; or a "table" a few cards big: a close-up's card, not a table
     return cv2.resize(table, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+def reading_area(bgr: np.ndarray) -> np.ndarray | None:
+    """Where a still is read: its table (:func:`table_mask`, before any card is found, so with a
+    card's length guessed from the picture's size) and half a card's length round it, where the
+    index of a card whose middle lies on the table may reach (:func:`still_cards` keeps a card
+    by its middle); None where no table stands out (a close-up: read all of it)."""
+    table = table_mask(bgr)
+    if table is None:
+        return None
+    reach = 2 * round(GUESSED_CARD * min(bgr.shape[:2]) / 2) + 1
+    return cv2.dilate(table, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
 
 
 def cards_colour(bgr: np.ndarray, cards: Sequence[CardFound]) -> np.ndarray | None:
@@ -169,4 +182,5 @@ def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0
 
 def still_detector_with(recogniser: Recogniser, regions: RegionClassifier | None = None) -> Detector:
     """A still's detector (see :func:`still_detector`) around a reader already made."""
-    return Detector(recogniser, table_in_middle=True, regions=regions, find_patterned_backs=True, still_looks=STILL_LOOKS)
+    return Detector(recogniser, table_in_middle=True, regions=regions, find_patterned_backs=True, still_looks=STILL_LOOKS,
+                    read_within=reading_area)

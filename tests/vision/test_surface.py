@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision_helpers import FACE_DOWN, ON_FLOOR, ON_TABLE, table_on_a_floor, wooden_floor
+from vision_helpers import FACE_DOWN, ON_FLOOR, ON_TABLE, table_on_a_floor, wooden_floor, woven_carpet
 
 from dealer_pi.engine.cards import Card
 from dealer_pi.sim.felt import Felt
@@ -18,7 +18,7 @@ from dealer_pi.vision.detect import CardFound, Detector
 from dealer_pi.vision.recogniser import still_recogniser
 from dealer_pi.vision.faces import FaceStyle, render_back, render_face
 from dealer_pi.vision.render import Placement, card_homography, compose, felt
-from dealer_pi.vision.surface import close_round, still_cards, table_mask, within_markers
+from dealer_pi.vision.surface import close_round, reading_area, still_cards, still_detector, table_mask, within_markers
 
 
 def test_a_still_reports_the_cards_on_its_table_and_not_the_one_on_the_floor():
@@ -328,3 +328,46 @@ def test_DEAL_HOLE_COUNT_cards_against_the_tables_rail_are_counted_without_the_r
             assert sum(1 for c in down if math.dist(c, (160, 430)) < 30) == 1, (seed, down)
             assert len(down) == 4, (seed, down)
             assert sorted(str(f.card) for f in found if f.face_up) == ["4c", "7h"], (seed, [(f.card, f.centre) for f in found])
+
+
+def test_a_still_is_read_on_its_table_and_half_a_card_round_it_not_on_the_floor_beyond():
+    picture = table_on_a_floor()
+    area = reading_area(picture)
+    assert area is not None
+    for x, y, _ in ON_TABLE.values():
+        assert area[y, x]
+    x, y, _ = ON_FLOOR["9c"]
+    assert not area[y, x]
+    # Below the oval's lowest point, where its edge runs level: a card is guessed at 0.12 of the
+    # picture's height (103 px), and half of it is read beyond the table.
+    table = table_mask(picture)
+    assert table is not None
+    edge = int(np.flatnonzero(table[:, 660]).max())
+    assert area[edge + 40, 660] and not area[edge + 70, 660]
+    assert reading_area(felt(800, 600, np.random.default_rng(1))) is None  # all table: read it all
+
+
+def test_DEAL_DECK_a_still_on_a_woven_carpet_reads_light_print_only_round_its_table(monkeypatch):
+    """A carpet's fine weave breaks into glyph-sized blobs by the thousand. Read in light print
+    (gold or white on black cards) at double size, every knot paired with its neighbours went
+    through the networks, and a still with such a floor took seconds. Only the table and half a
+    card round it are read in light print now; the cards found on the table are the same."""
+    import dealer_pi.vision.recogniser as recogniser_module
+
+    picture = table_on_a_floor(floor_of=woven_carpet)
+    pairs: list[tuple[bool, int]] = []
+    propose = recogniser_module.hypotheses_from_blobs
+    monkeypatch.setattr(recogniser_module, "hypotheses_from_blobs",
+                        lambda blobs, params: pairs.append((params.light_print, len(hy := propose(blobs, params)))) or hy)
+
+    def read(det: Detector) -> tuple[set[str], int]:
+        pairs.clear()
+        kept = {str(f.card) for f in still_cards(det.detect(picture), picture, None) if f.card}
+        return kept, sum(n for light, n in pairs if light)
+
+    on_table, few = read(still_detector())
+    everywhere = still_detector()
+    everywhere.read_within = None
+    as_before, many = read(everywhere)
+    assert on_table == as_before == set(ON_TABLE), (on_table, as_before)
+    assert 2 * few < many, (few, many)

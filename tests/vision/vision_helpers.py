@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -98,12 +99,12 @@ def woven_carpet(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return np.clip(carpet, 0, 255).astype(np.uint8)
 
 
-def table_on_a_floor(seed: int = 3, face_down: bool = False) -> np.ndarray:
-    """Green cloth on an oval table, a wooden floor round it, cards on both (and, if asked,
-    :data:`FACE_DOWN` cards on the table)."""
+def table_on_a_floor(seed: int = 3, face_down: bool = False, floor_of: Callable[[np.random.Generator, int, int], np.ndarray] | None = None) -> np.ndarray:
+    """Green cloth on an oval table, a floor round it (``floor_of``; wooden planks unless said),
+    cards on both (and, if asked, :data:`FACE_DOWN` cards on the table)."""
     rng = np.random.default_rng(seed)
     w, h = 1280, 860
-    floor = wooden_floor(rng, w, h)
+    floor = (floor_of or wooden_floor)(rng, w, h)
     cloth = felt(w, h, rng)
     oval = np.zeros((h, w), np.uint8)
     cv2.ellipse(oval, (660, 400), (520, 330), 0, 0, 360, 255, -1)
