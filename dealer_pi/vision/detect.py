@@ -481,7 +481,11 @@ def middle_colour(bgr: np.ndarray) -> np.ndarray | None:
     middle of a close-up of cards is a card, not a table)."""
     colour = felt_colour(middle(bgr))
     hsv = hsv_colour(colour)
-    return None if hsv[1] < 40 and hsv[2] > 150 else colour
+    return None if hsv[1] < 40 and hsv[2] > STOCK_VALUE else colour
+
+
+# White card stock is brighter than this (HSV value), in a photo's light too.
+STOCK_VALUE = 150
 
 
 def table_colour(bgr: np.ndarray) -> np.ndarray:

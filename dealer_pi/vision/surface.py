@@ -19,7 +19,8 @@ import numpy as np
 
 from .calibration import Calibration
 from .closer import STILL_LOOKS
-from .detect import FELT_NEAR, CardFound, Detector, felt_distance, middle, middle_colour, not_felt
+from .colour import hsv_colour
+from .detect import FELT_NEAR, STOCK_VALUE, CardFound, Detector, felt_distance, middle, middle_colour, not_felt
 from .recogniser import Enrolment, IndexModel, Recogniser, still_recogniser
 from .regions import RegionClassifier
 
@@ -48,8 +49,12 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0, cards_bgr: np.ndarray | No
     colour = middle_colour(bgr)
     if colour is None:
         return None  # white card stock in the middle: a close-up of cards, not a table
-    if cards_bgr is not None and _colour_distance(cards_bgr, colour) <= FELT_NEAR:
-        return None  # the named cards' own colour: a close-up of a black-faced deck, not a table
+    if cards_bgr is not None and hsv_colour(cards_bgr)[2] <= STOCK_VALUE and _colour_distance(cards_bgr, colour) <= FELT_NEAR:
+        # The named cards' own colour, and no white stock: a close-up of a black-faced deck, not a
+        # table. White cards in a photo's warm light come that near a light wood table (real
+        # cut-outs on one: every card on the floor was kept); a close-up of them has white stock
+        # in its middle, and no table already.
+        return None
     cloth = cv2.bitwise_not(not_felt(bgr, colour))
     sh, sw = max(1, h // 4), max(1, w // 4)
     small = cv2.resize(cloth, (sw, sh), interpolation=cv2.INTER_NEAREST)

@@ -14,11 +14,12 @@ from dealer_pi.engine.cards import Card
 from dealer_pi.sim.felt import Felt
 from dealer_pi.sim.overhead import OverheadCamera, sim_layout
 from dealer_pi.vision.calibration import calibrate
-from dealer_pi.vision.detect import CardFound, Detector
+from dealer_pi.vision.detect import FELT_NEAR, CardFound, Detector, middle_colour
 from dealer_pi.vision.recogniser import still_recogniser
 from dealer_pi.vision.faces import FaceStyle, render_back, render_face
 from dealer_pi.vision.render import Placement, card_homography, compose, felt
-from dealer_pi.vision.surface import close_round, reading_area, still_cards, still_detector, table_mask, within_markers
+from dealer_pi.vision.surface import (_colour_distance, cards_colour, close_round, reading_area, still_cards, still_detector, table_mask,
+                                      within_markers)
 
 
 def test_a_still_reports_the_cards_on_its_table_and_not_the_one_on_the_floor():
@@ -371,3 +372,29 @@ def test_DEAL_DECK_a_still_on_a_woven_carpet_reads_light_print_only_round_its_ta
     as_before, many = read(everywhere)
     assert on_table == as_before == set(ON_TABLE), (on_table, as_before)
     assert 2 * few < many, (few, many)
+
+
+def test_white_cards_in_warm_light_on_a_light_wood_table_leave_the_card_on_the_floor_out():
+    """A photo's warm, dim light tints white stock beige, as near a light wood table's colour as a
+    black-faced deck's close-up comes to its own cards. Taken for such a close-up, the still kept
+    every card, the one on the floor too (real cut-outs on light wood: every floor card was kept).
+    A close-up of a black-faced deck shows dark cards; these are no dark cards."""
+    rng = np.random.default_rng(5)
+    w, h = 1280, 860
+    wood = np.clip(np.array([124.0, 175.0, 211.0]) + rng.normal(0, 3, (h, w, 1)), 0, 255).astype(np.uint8)
+    oval = np.zeros((h, w), np.uint8)
+    cv2.ellipse(oval, (660, 400), (520, 330), 0, 0, 360, 255, -1)
+    picture = np.where(oval[..., None] > 0, wood, wooden_floor(rng, w, h))
+    warm = np.array([0.60, 0.66, 0.70])
+    placements = []
+    for name, (x, y, angle) in {**ON_TABLE, **ON_FLOOR}.items():
+        face, _ = render_face(Card.parse(name), FaceStyle())
+        placements.append(Placement((face * warm).astype(np.uint8), card_homography((x, y), angle, 150), Card.parse(name), True))
+    picture = compose(picture, placements).frame
+    found = still_detector().detect(picture)
+    named = {str(f.card) for f in found if f.card}
+    assert set(ON_FLOOR) <= named and len(set(ON_TABLE) & named) >= 2, named
+    stock, middle = cards_colour(picture, found), middle_colour(picture)
+    assert stock is not None and middle is not None and _colour_distance(stock, middle) <= FELT_NEAR  # what a black deck's close-up shows
+    kept = {str(f.card) for f in still_cards(found, picture, None) if f.card}
+    assert kept == set(ON_TABLE) & named, kept
