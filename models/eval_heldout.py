@@ -19,6 +19,12 @@ the table). Scored per scene:
 * face up, counted: every face-up card reported, named or not, against the truth (exact or not);
 * face down: reported count against the truth (exact or not);
 * off the table: any card reported on the floor.
+
+``--real WIN_|IMG_|ALL``: the face-up cards are real instead: each card of the odd-numbered photos
+of ``../shared/datasets/real-cards-cc-by`` (never trained on) that shows both its corner indices,
+cut out along its own outline (``evaluate.card_crops``), one cut-out a card drawn afresh for each
+scene; the scenes hold only the cards the photos give (``ALL``: both sets, with ``IMG_``'s
+black-faced deck). As ``vision detect`` would meet a photo of a real table, with real print.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from dealer_pi.engine.cards import RANKS  # noqa: E402
+from dealer_pi.engine.cards import RANKS, Card  # noqa: E402
 from dealer_pi.vision.detect import CardFound  # noqa: E402
 from dealer_pi.vision.recogniser import IndexModel, Recogniser  # noqa: E402
 from dealer_pi.vision.regions import DEFAULT_REGION_MODEL, RegionClassifier  # noqa: E402
@@ -61,7 +67,7 @@ def table_scene(faces: list[Face], backs: list[np.ndarray], rng: np.random.Gener
     cx, cy, ax, ay = w / 2, h / 2, w * 0.40, h * 0.40
     cv2.ellipse(table, (int(cx), int(cy)), (int(ax), int(ay)), 0, 0, 360, colour, -1)
     cv2.ellipse(table, (int(cx), int(cy)), (int(ax), int(ay)), 0, 0, 360, (20, 30, 45), max(4, int(card_h * 0.25)))  # the rail
-    deck = list(rng.permutation(52))
+    deck = list(rng.permutation(len(faces)))
     back = scenes.random_back(rng, backs)
     placements: list[Placement] = []
     truth: list[tuple[object, tuple[float, float], bool]] = []
@@ -93,6 +99,18 @@ def table_scene(faces: list[Face], backs: list[np.ndarray], rng: np.random.Gener
         c = (float(cx + rng.normal(0, ax * 0.4)), float(cy + ay * rng.choice([-0.5, 0.5])))
         frame, _ = scenes.draw_chips(frame, rng, c, card_h * 0.15)
     return camera_faults(frame, rng, 0.5), truth
+
+
+def real_cut_outs(prefix: str) -> list[tuple[Card, list[np.ndarray]]]:
+    """The cards of the odd-numbered real photos whose names start with ``prefix``, each with its
+    cut-outs (``evaluate.card_crops``), in the order of the cards' names."""
+    from dealer_pi.vision import evaluate as ev
+
+    root = SHARED / "datasets" / "real-cards-cc-by"
+    shots: dict[Card, list[np.ndarray]] = {}
+    for card, image in ev.card_crops(ev.photos(root, prefix)[1::2], ev.class_names(root)):
+        shots.setdefault(card, []).append(image)
+    return sorted(shots.items(), key=lambda kv: str(kv[0]))
 
 
 def enrol_design(faces: list[Face], seed: int, model=None):  # type: ignore[no-untyped-def]
@@ -161,11 +179,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--misses", action="store_true", help="name each scene whose face-down or face-up count is not exact, and each wrong name")
     ap.add_argument("--enrol", action="store_true", help="first enrol the design (one picture per card, as `vision enrol` does)")
     ap.add_argument("--model", type=Path, help="the index reader (default: the shipped one)")
+    ap.add_argument("--real", choices=("WIN_", "IMG_", "ALL"), help="real card cut-outs from the odd-numbered photos of these (see above)")
     ap.add_argument("--regions", nargs="?", const=DEFAULT_REGION_MODEL, type=Path,
                     help="tell the unread parts apart with the region classifier (default file: the shipped one) instead of the rules")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.split("x"))
-    faces = render_design(args.assets, DESIGNS[args.design])
+    faces = [] if args.real else render_design(args.assets, DESIGNS[args.design])
     backs = render_backs(args.assets)
     regions = RegionClassifier(args.regions) if args.regions else None
     model = IndexModel.load(args.model) if args.model else None
@@ -174,7 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     total: dict[str, int] = {}
     t = 0.0
+    cut_outs = real_cut_outs("" if args.real == "ALL" else args.real) if args.real else None
     for n in range(args.scenes):
+        if cut_outs is not None:
+            faces = [Face(card, shots[int(rng.integers(len(shots)))], None, ()) for card, shots in cut_outs]
         frame, truth = table_scene(faces, backs, rng, (w, h), args.card_height)
         t0 = time.perf_counter()
         found = det.detect(frame)
@@ -198,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             args.save.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(args.save / f"scene{n:02d}.jpg"), annotate(frame, found))
     rec = total["named_right"] / max(1, total["face_up"])
-    print(f"design {args.design} (never trained on{', enrolled' if args.enrol else ''}), {args.scenes} scenes {w}x{h}, cards {args.card_height:.0f} px tall, {1000 * t / args.scenes:.0f} ms/scene")
+    cards = f"real cut-outs ({args.real}, never trained on)" if args.real else f"design {args.design} (never trained on{', enrolled' if args.enrol else ''})"
+    print(f"{cards}, {args.scenes} scenes {w}x{h}, cards {args.card_height:.0f} px tall, {1000 * t / args.scenes:.0f} ms/scene")
     print(f"face up: {total['named_right']}/{total['face_up']} named right ({rec:.3f}), {total['named_wrong']} named wrong, {total['named_twice']} named twice")
     print(f"face up, counted: {total['up_seen']} reported of {total['face_up']}; count exact in {total['up_exact']}/{args.scenes} scenes")
     print(f"face down: {total['down_seen']} reported of {total['down_true']}; count exact in {total['down_exact']}/{args.scenes} scenes")
