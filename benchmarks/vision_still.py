@@ -14,6 +14,10 @@ looks cost.
 The photos are drawn tables (``render_table_scene``: felt, a board of five, three seats of
 overlapping pairs, one pair face down, a burn card; light ramp, glare, noise), cards 200 px
 tall. One thread for OpenCV and numpy, as on the Pi's vision thread.
+
+``--room``: each table stands in a room, as a photo taken from further back shows it: the drawn
+table, shrunk, on a rounded table with a dark rail, and a woven carpet round it whose knots are
+glyph-sized blobs by the thousand (``render.woven_carpet``).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ import numpy as np
 from dealer_pi.engine.cards import FULL_DECK  # noqa: E402
 from dealer_pi.vision.detect import Detector  # noqa: E402
 from dealer_pi.vision.recogniser import Recogniser  # noqa: E402
-from dealer_pi.vision.render import render_table_frame  # noqa: E402
+from dealer_pi.vision.render import render_table_frame, woven_carpet  # noqa: E402
 from dealer_pi.vision.surface import still_cards, still_detector  # noqa: E402
 
 SIZE = (2304, 1536)
@@ -56,9 +60,34 @@ def photo(seed: int) -> tuple[np.ndarray, int]:
     return frame, sum(len(v) for v in table.values())
 
 
+# In a room the table fills this share of the photo, each way.
+TABLE_SHARE = 0.86
+
+
+def in_a_room(frame: np.ndarray, seed: int) -> np.ndarray:
+    """``frame`` (a drawn table) shrunk onto a rounded table with a dark rail, a woven carpet round it."""
+    h, w = frame.shape[:2]
+    tw, th = int(w * TABLE_SHARE), int(h * TABLE_SHARE)
+    x0, y0 = (w - tw) // 2, (h - th) // 2
+    room = woven_carpet(w, h, np.random.default_rng(seed))
+    table = np.zeros((h, w), np.uint8)
+    r = th // 3  # the table's rounded ends
+    cv2.rectangle(table, (x0 + r, y0), (x0 + tw - r, y0 + th), 255, -1)
+    cv2.rectangle(table, (x0, y0 + r), (x0 + tw, y0 + th - r), 255, -1)
+    for cx, cy in ((x0 + r, y0 + r), (x0 + tw - r, y0 + r), (x0 + r, y0 + th - r), (x0 + tw - r, y0 + th - r)):
+        cv2.circle(table, (cx, cy), r, 255, -1)
+    rail = cv2.dilate(table, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (61, 61)))
+    room[rail > 0] = (20, 30, 45)
+    shrunk = np.zeros_like(frame)
+    shrunk[y0 : y0 + th, x0 : x0 + tw] = cv2.resize(frame, (tw, th), interpolation=cv2.INTER_AREA)
+    room[table > 0] = shrunk[table > 0]
+    return room
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--photos", type=int, default=10)
+    ap.add_argument("--room", action="store_true", help="a woven carpet round each table (see above)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     still = still_detector()
@@ -70,14 +99,18 @@ def main() -> int:
     cards = 0
     # The first read of a process sets up the networks' sessions and buffers: timed apart, on a
     # picture that is not among those scored, as the one-off it is.
-    first, _ = photo(args.photos)
+    def shot(seed: int) -> tuple[np.ndarray, int]:
+        img, n = photo(seed)
+        return (in_a_room(img, seed), n) if args.room else (img, n)
+
+    first, _ = shot(args.photos)
     t0 = time.perf_counter()
     still_cards(still.detect(first), first, None)
     first_s = time.perf_counter() - t0
     once.detect(first)
     unlooked.detect(first)
     for seed in range(args.photos):
-        img, n = photo(seed)
+        img, n = shot(seed)
         cards += n
         for name, run in (("still", lambda: still_cards(still.detect(img), img, None)),
                           ("unlooked", lambda: still_cards(unlooked.detect(img), img, None)), ("once", lambda: once.detect(img))):

@@ -68,6 +68,15 @@ def felt(width: int, height: int, rng: np.random.Generator, colour: tuple[int, i
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def woven_carpet(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
+    """A light carpet woven in a fine lattice, as round a card room's tables: every knot a
+    glyph-sized blob to a reader of print."""
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    weave = np.sin(xx / 3.0) * np.sin(yy / 4.6) * 28
+    carpet = np.array([150.0, 190.0, 160.0])[None, None, :] + weave[..., None] + rng.normal(0, 3, (height, width, 1))
+    return np.clip(carpet, 0, 255).astype(np.uint8)
+
+
 def card_homography(centre: tuple[float, float], angle_deg: float, height_px: float, size: tuple[int, int] = (CARD_W, CARD_H), tilt: float = 0.0) -> np.ndarray:
     """Image-to-frame homography: a card image of ``size`` standing ``height_px`` tall, turned ``angle_deg``."""
     iw, ih = size

@@ -8,8 +8,6 @@ import cv2
 import numpy as np
 import pytest
 
-from vision_helpers import woven_carpet
-
 from dealer_pi.engine.cards import Card
 from dealer_pi.vision.detect import felt_colour, not_felt
 from dealer_pi.vision.glyphs import (
@@ -26,7 +24,7 @@ from dealer_pi.vision.glyphs import (
     near_card_stock,
     region_boxes,
 )
-from dealer_pi.vision.render import render_table_frame, render_table_scene
+from dealer_pi.vision.render import render_table_frame, render_table_scene, woven_carpet
 
 TABLE = {
     "board": [Card.parse(c) for c in ("Ah", "Kd", "Tc", "7s")],
@@ -59,7 +57,7 @@ def test_blobs_inside_a_region_are_labelled_as_in_the_whole_picture(photo_subset
         cv2.circle(odd_region, centre, radius, 255, -1)
     # A woven carpet in one box: thousands of components, whose ids the box already gives in the
     # picture's order.
-    carpet = woven_carpet(np.random.default_rng(2), 900, 500)
+    carpet = woven_carpet(900, 500, np.random.default_rng(2))
     one_box = np.zeros(carpet.shape[:2], np.uint8)
     one_box[40:460, 60:880] = 255
     for bgr, region in ((frame, felt_region), (photo, odd_region), (carpet, one_box)):
@@ -80,7 +78,7 @@ def test_glyph_pairs_sought_among_near_blobs_are_those_every_pair_of_blobs_gives
     def every_pair(c: np.ndarray, size: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
         return np.nonzero(~np.eye(len(c), dtype=bool))
 
-    carpet = woven_carpet(np.random.default_rng(2), 900, 500)
+    carpet = woven_carpet(900, 500, np.random.default_rng(2))
     for bgr in (render_table_frame(TABLE, seed=4), real_photo(photo_subsets), carpet):
         blobs = find_blobs(bgr, params)
         near = hypotheses_from_blobs(blobs, params)

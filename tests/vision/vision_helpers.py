@@ -91,14 +91,6 @@ def wooden_floor(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return floor
 
 
-def woven_carpet(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """A light carpet woven in a fine lattice, ``w`` by ``h`` pixels: every knot a glyph-sized blob."""
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    weave = np.sin(xx / 3.0) * np.sin(yy / 4.6) * 28
-    carpet = np.array([150.0, 190.0, 160.0])[None, None, :] + weave[..., None] + rng.normal(0, 3, (h, w, 1))
-    return np.clip(carpet, 0, 255).astype(np.uint8)
-
-
 def table_on_a_floor(seed: int = 3, face_down: bool = False, floor_of: Callable[[np.random.Generator, int, int], np.ndarray] | None = None) -> np.ndarray:
     """Green cloth on an oval table, a floor round it (``floor_of``; wooden planks unless said),
     cards on both (and, if asked, :data:`FACE_DOWN` cards on the table)."""
