@@ -84,10 +84,11 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0, cards_bgr: np.ndarray | No
 
 
 def reading_area(bgr: np.ndarray) -> np.ndarray | None:
-    """Where a still is read: its table (:func:`table_mask`, before any card is found, so with a
-    card's length guessed from the picture's size) and half a card's length round it, where the
-    index of a card whose middle lies on the table may reach (:func:`still_cards` keeps a card
-    by its middle); None where no table stands out (a close-up: read all of it)."""
+    """Where a still's light print is read (:meth:`.detect.Detector._light_area`): its table
+    (:func:`table_mask`, before any card is found, so with a card's length guessed from the
+    picture's size) and half a card's length round it, where the index of a card whose middle
+    lies on the table may reach (:func:`still_cards` keeps a card by its middle); None where no
+    table stands out (a close-up: read all of it)."""
     table = table_mask(bgr)
     if table is None:
         return None
@@ -188,4 +189,4 @@ def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0
 def still_detector_with(recogniser: Recogniser, regions: RegionClassifier | None = None) -> Detector:
     """A still's detector (see :func:`still_detector`) around a reader already made."""
     return Detector(recogniser, table_in_middle=True, regions=regions, find_patterned_backs=True, still_looks=STILL_LOOKS,
-                    read_within=reading_area)
+                    light_within=reading_area)

@@ -368,7 +368,7 @@ def test_DEAL_DECK_a_still_on_a_woven_carpet_reads_light_print_only_round_its_ta
 
     on_table, few = read(still_detector())
     everywhere = still_detector()
-    everywhere.read_within = None
+    everywhere.light_within = None
     as_before, many = read(everywhere)
     assert on_table == as_before == set(ON_TABLE), (on_table, as_before)
     assert 2 * few < many, (few, many)
