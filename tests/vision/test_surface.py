@@ -380,18 +380,10 @@ def test_DEAL_DECK_white_cards_in_warm_light_on_a_light_wood_table_leave_the_car
     every card, the one on the floor too (real cut-outs on light wood: every floor card was kept),
     and counted on the table, a card dropped there is one card too many. A close-up of a
     black-faced deck shows dark cards; these are no dark cards."""
-    rng = np.random.default_rng(5)
-    w, h = 1280, 860
-    wood = np.clip(np.array([124.0, 175.0, 211.0]) + rng.normal(0, 3, (h, w, 1)), 0, 255).astype(np.uint8)
-    oval = np.zeros((h, w), np.uint8)
-    cv2.ellipse(oval, (660, 400), (520, 330), 0, 0, 360, 255, -1)
-    picture = np.where(oval[..., None] > 0, wood, wooden_floor(rng, w, h))
-    warm = np.array([0.60, 0.66, 0.70])
-    placements = []
-    for name, (x, y, angle) in {**ON_TABLE, **ON_FLOOR}.items():
-        face, _ = render_face(Card.parse(name), FaceStyle())
-        placements.append(Placement((face * warm).astype(np.uint8), card_homography((x, y), angle, 150), Card.parse(name), True))
-    picture = compose(picture, placements).frame
+    def light_wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+        return np.clip(np.array([124.0, 175.0, 211.0]) + rng.normal(0, 3, (h, w, 1)), 0, 255).astype(np.uint8)
+
+    picture = table_on_a_floor(seed=5, cloth_of=light_wood, light=(0.60, 0.66, 0.70))
     found = still_detector().detect(picture)
     named = {str(f.card) for f in found if f.card}
     assert set(ON_FLOOR) <= named and len(set(ON_TABLE) & named) >= 2, named

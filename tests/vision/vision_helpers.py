@@ -82,6 +82,10 @@ ON_FLOOR = {"9c": (110, 700, 30)}
 FACE_DOWN = [(330, 330, 35), (370, 350, 45), (930, 520, -20)]  # a pair at a seat, and a lone card
 
 
+# A picture's floor or cloth, ``w`` by ``h`` pixels, from ``rng``.
+Maker = Callable[[np.random.Generator, int, int], np.ndarray]
+
+
 def wooden_floor(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     """Light brown planks, ``w`` by ``h`` pixels."""
     floor = np.empty((h, w, 3), np.uint8)
@@ -91,13 +95,15 @@ def wooden_floor(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return floor
 
 
-def table_on_a_floor(seed: int = 3, face_down: bool = False, floor_of: Callable[[np.random.Generator, int, int], np.ndarray] | None = None) -> np.ndarray:
-    """Green cloth on an oval table, a floor round it (``floor_of``; wooden planks unless said),
-    cards on both (and, if asked, :data:`FACE_DOWN` cards on the table)."""
+def table_on_a_floor(seed: int = 3, face_down: bool = False, floor_of: Maker | None = None, cloth_of: Maker | None = None,
+                     light: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> np.ndarray:
+    """An oval table (``cloth_of``; green felt unless said), a floor round it (``floor_of``; wooden
+    planks unless said), cards on both (and, if asked, :data:`FACE_DOWN` cards on the table), their
+    faces in a light of this colour (B, G and R shares of white: a warm, dim room's below 1)."""
     rng = np.random.default_rng(seed)
     w, h = 1280, 860
     floor = (floor_of or wooden_floor)(rng, w, h)
-    cloth = felt(w, h, rng)
+    cloth = cloth_of(rng, w, h) if cloth_of else felt(w, h, rng)
     oval = np.zeros((h, w), np.uint8)
     cv2.ellipse(oval, (660, 400), (520, 330), 0, 0, 360, 255, -1)
     picture = np.where(oval[..., None] > 0, cloth, floor)
@@ -106,7 +112,7 @@ def table_on_a_floor(seed: int = 3, face_down: bool = False, floor_of: Callable[
     for name, (x, y, angle) in {**ON_TABLE, **ON_FLOOR}.items():
         card = Card.parse(name)
         face, _ = render_face(card, style)
-        placements.append(Placement(face, card_homography((x, y), angle, 150), card, True))
+        placements.append(Placement((face * np.array(light)).astype(np.uint8), card_homography((x, y), angle, 150), card, True))
     back = render_back((40, 40, 170), seed)
     for x, y, angle in FACE_DOWN if face_down else []:
         placements.append(Placement(back, card_homography((x, y), angle, 150), None, False))
