@@ -74,7 +74,8 @@ def woven_carpet(width: int, height: int, rng: np.random.Generator) -> np.ndarra
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     weave = np.sin(xx / 3.0) * np.sin(yy / 4.6) * 28
     carpet = np.array([150.0, 190.0, 160.0])[None, None, :] + weave[..., None] + rng.normal(0, 3, (height, width, 1))
-    return np.clip(carpet, 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(carpet, 0, 255).astype(np.uint8)
+    return out
 
 
 def card_homography(centre: tuple[float, float], angle_deg: float, height_px: float, size: tuple[int, int] = (CARD_W, CARD_H), tilt: float = 0.0) -> np.ndarray:
