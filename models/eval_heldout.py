@@ -183,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--regions", nargs="?", const=DEFAULT_REGION_MODEL, type=Path,
                     help="tell the unread parts apart with the region classifier (default file: the shipped one) instead of the rules")
     args = ap.parse_args(argv)
+    if args.real and args.enrol:
+        ap.error("--enrol enrols the held-out design; with --real there is no design to enrol (the real decks' enrolment is evaluate.py --enrol-half)")
     w, h = (int(v) for v in args.size.split("x"))
     faces = [] if args.real else render_design(args.assets, DESIGNS[args.design])
     backs = render_backs(args.assets)
