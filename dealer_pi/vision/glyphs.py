@@ -739,13 +739,14 @@ class PairRows:
         cv2.warpAffine(src, mk, (GRID, GRID), dst=self._cells[k // 2, k % 2], flags=cv2.INTER_LINEAR, borderValue=0.0)
 
 
-def glyph_colour_red(bgr: np.ndarray, blobs: Blobs, comp_id: int) -> float:
-    """How red the blob's print is: >0 red, about 0 black or grey, <0 green, blue or teal."""
+def glyph_colour(bgr: np.ndarray, blobs: Blobs, comp_id: int) -> tuple[float, float]:
+    """How red the blob's print is (>0 red, about 0 black or grey, <0 green, blue or teal), and
+    how much greener than red (gold and white print are not), each a share of 255."""
     x, y, w, h = (int(v) for v in blobs.stats[comp_id, :4])
     mask = blob_mask(blobs, (comp_id,), x, y, x + w, y + h).view(np.uint8)
     # One call for the three channels' means (an empty blob gives zeros: no colour).
     b, g, r = (np.float32(v) for v in cv2.mean(bgr[y : y + h, x : x + w], mask)[:3])
-    return float((r - max(g, b)) / 255.0)
+    return float((r - max(g, b)) / 255.0), float((g - r) / 255.0)
 
 
 def frame_brightness(bgr: np.ndarray) -> float:

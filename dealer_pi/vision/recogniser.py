@@ -48,7 +48,7 @@ from .glyphs import (
     PairRows,
     blob_mask,
     find_blobs,
-    glyph_colour_red,
+    glyph_colour,
     hypotheses_from_blobs,
     near_card_stock,
 )
@@ -64,6 +64,12 @@ SUITS = 4  # suit classes in Card order c, d, h, s; 4 is "not a suit"
 # 0.86 and 0.65 at two "corners"). Light print is gold or white, never teal.
 COOL_PRINT = 0.25
 NOT_COOL_SUITS = [2, 3]  # hearts, spades
+# Light print is gold or white: never greener than red by this share of 255. On the odd real photos
+# the light print read at 0.5 or more (849 reads, the black deck's gold and white indices) was at
+# most 0.084 greener than red, and at most 0.05 where it read at 0.85 or more. The yellow-green
+# squares of a green lattice back, read as light print, were 0.18 greener: a Kh at 0.91 on a pair
+# of backs (real cut-outs on a still's table, models/REPORT.md).
+GREEN_LIGHT = 0.12
 MODEL_DIR = shipped("models")
 DEFAULT_MODEL = MODEL_DIR / "index_cnn.npz"
 REFERENCE_MODEL = MODEL_DIR / "index_mlp.npz"  # the two-layer reader the benchmarks compare against
@@ -578,17 +584,20 @@ class Recogniser:
         use_colour: bool, colourful: bool,
     ) -> list[IndexRead]:
         ps = ps.copy()
-        reds: dict[int, float] = {}
+        colours: dict[int, tuple[float, float]] = {}
         cool: list[int] = []
+        no_print: list[int] = []
         for n, hy in enumerate(hyps):
             if pr[n, :RANKS].max() < READ_FLOOR or not (use_colour or colourful):
                 continue  # cannot reach the bar whatever its colour, or no colour to see; skip the cost
-            if hy.suit_id not in reds:
-                reds[hy.suit_id] = glyph_colour_red(bgr, blobs, hy.suit_id)
-            red = reds[hy.suit_id]
+            if hy.suit_id not in colours:
+                colours[hy.suit_id] = glyph_colour(bgr, blobs, hy.suit_id)
+            red, greener = colours[hy.suit_id]
             if red < -COOL_PRINT and colourful:
                 cool.append(n)  # dark print or light: no deck prints a heart or a spade so
             if not use_colour:
+                if greener > GREEN_LIGHT:
+                    no_print.append(n)  # light, and neither gold nor white: a back's pattern
                 continue  # gold or white print on black cards says nothing of red or black suits
             if red > 0.12:
                 ps[n, [0, 3]] *= 0.05  # clearly red print is no club or spade
@@ -605,6 +614,7 @@ class Recogniser:
         s = ps[:, :SUITS].argmax(axis=1)
         idx = np.arange(len(hyps))
         conf = pr[idx, r] * ps[idx, s]
+        conf[no_print] = 0.0
         order = np.argsort(-conf)
         used: set[int] = set()
         chosen: list[int] = []
