@@ -68,6 +68,8 @@ AGAINST_AT_LEAST = 0.75
 VOUCH_SIZE = (1.15, 3.0)
 OTHER_INDEX_REACH = 1.5  # rank glyph heights round the other corner's suit glyph, which vouches for nothing
 VOUCHERS = 2  # pips that must agree, with none against, for the suit to be settled
+# The other suit of each suit's colour (classes c d h s): the one a small index's suit is misread as.
+SAME_COLOUR = (3, 2, 1, 0)
 PIPS_AT_MOST = 10  # the most pips a number card prints
 _GEOMETRY = 2 * GRID * GRID  # where a feature row's geometry starts
 
@@ -102,10 +104,11 @@ def _inside(shares: np.ndarray) -> np.ndarray:
 
 
 def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callable[[np.ndarray], np.ndarray],
-             unsure: Collection[int] = ()) -> tuple[set[int], set[int]]:
+             unsure: Collection[int] = ()) -> tuple[set[int], dict[int, int]]:
     """Which of the reads ``asked`` (places in ``seen``) have pips that outvote their suit, and
-    which of those in ``unsure`` (the reads not already sure of it) have pips that vouch for it
-    (see the module's text).
+    for which of those in ``unsure`` (the reads not already sure of it) the pips vouch: for its
+    suit, or, where they outvote it, for the other suit of its colour (see the module's text);
+    each such read with the suit (0-3) vouched for.
 
     ``suit_probs``: the suit head's five probabilities for feature rows. Every other suit is a
     rival: a blurred black index can read red where its colour is washed out to grey."""
@@ -113,10 +116,10 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
     places = _Places.of(blobs, seen, asked, sizes)
     pairs = [pip_pairs(seen, n, sizes, places) for n in asked]
     if not any(pairs):
-        return set(), set()
+        return set(), {}
     signs = _read_pips(blobs, seen, asked, pairs, suit_probs)
     doubted: set[int] = set()
-    vouching: list[tuple[int, dict[int, int]]] = []
+    vouching: list[tuple[int, int, dict[int, int]]] = []
     for n, ps, (said, firm, loose) in zip(asked, pairs, signs):
         card = int(seen.cards[n])
         suit, court = card % 4, card // 4 in COURT_RANKS
@@ -126,29 +129,32 @@ def verdicts(blobs: Blobs, seen: Seen, asked: Sequence[int], suit_probs: Callabl
         # court, whose other sign may lie under its frame or the next card. A court sure of its
         # suit is not (its picture's ornaments read as suits); any read is asked whether more
         # signs of its suit lie round it than its card prints.
+        chosen = _vouchers(seen, n, ps, sizes)
         if not (court and n not in unsure) and _outvoted(said, firm, suit, rivals, least=least if n in unsure else VOUCHERS):
             doubted.add(n)
+            if n in unsure and not court and _vouch(_among(said, chosen), SAME_COLOUR[suit], PIPS_AT_MOST, least):
+                vouching.append((n, SAME_COLOUR[suit], {p.suit_id: s for p, s in zip(ps, said)}))
             continue
-        chosen = _vouchers(seen, n, ps, sizes)
         if _more_than_printed(_among(loose, chosen), suit, printed):
             doubted.add(n)
         elif n in unsure and _vouch(_among(said, chosen), suit, PIPS_AT_MOST, least):
-            vouching.append((n, {p.suit_id: s for p, s in zip(ps, said)}))
+            vouching.append((n, suit, {p.suit_id: s for p, s in zip(ps, said)}))
     if not vouching:
-        return doubted, set()
+        return doubted, {}
     # Counted against the rank, the pips are all those on the card, whichever index is nearer
     # them: a misread rank can split a card's corners into two "cards" and its pips. A pip
     # already read for the index is the same pair again; only the others are read now.
-    every = [pip_pairs(seen, n, sizes, places, claimed=False) for n, _ in vouching]
-    fresh = [[p for p in ps if p.suit_id not in known] for ps, (_, known) in zip(every, vouching)]
+    every = [pip_pairs(seen, n, sizes, places, claimed=False) for n, _, _ in vouching]
+    fresh = [[p for p in ps if p.suit_id not in known] for ps, (_, _, known) in zip(every, vouching)]
     if any(fresh):
-        for (n, known), ps, (said, _, _) in zip(vouching, fresh, _read_pips(blobs, seen, [n for n, _ in vouching], fresh, suit_probs)):
+        for (n, _, known), ps, (said, _, _) in zip(vouching, fresh, _read_pips(blobs, seen, [n for n, _, _ in vouching], fresh, suit_probs)):
             known.update(zip((p.suit_id for p in ps), said))
-    vouched: set[int] = set()
-    for (n, known), ps in zip(vouching, every):
+    vouched: dict[int, int] = {}
+    for (n, suit, known), ps in zip(vouching, every):
         printed, least = _prints(int(seen.cards[n]) // 4)
-        if _vouch(_among([known[p.suit_id] for p in ps], _vouchers(seen, n, ps, sizes)), int(seen.cards[n]) % 4, printed, least):
-            vouched.add(n)
+        if _vouch(_among([known[p.suit_id] for p in ps], _vouchers(seen, n, ps, sizes)), suit, printed, least):
+            vouched[n] = suit
+            doubted.discard(n)
     return doubted, vouched
 
 

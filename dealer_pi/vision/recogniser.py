@@ -638,18 +638,19 @@ class Recogniser:
         barred = {k for k, n in enumerate(chosen) if n in cool and s[n] in NOT_COOL_SUITS}
         unsure = {k for k in asked if ps[chosen[k], s[chosen[k]]] < VOUCHED_SUIT and k not in barred}
         doubted, vouched = pip_verdicts(blobs, Seen.of([hyps[n] for n in chosen], cards, rows[chosen]), asked,
-                                        self.model.suit_probs, unsure) if asked else (set(), set())
+                                        self.model.suit_probs, unsure) if asked else (set(), {})
         reads: list[IndexRead] = []
         for k, n in enumerate(chosen):
             hy = hyps[n]
             if not use_colour and not on_dark_card(bgr, blobs, hy):
                 continue
-            # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as sure as its rank.
+            # Pips that vouch for the suit (only asked of reads under VOUCHED_SUIT) leave the read as
+            # sure as its rank; where they vouch for the other suit of its colour, it is of that suit.
             suit_p = VOUCHED_SUIT if k in vouched else ps[n, s[n]]
             c, suit = float(pr[n, r[n]] * suit_p), float(suit_p)
             if not colour_checks_suit and suit < VOUCHED_SUIT:
                 c = min(c, self.min_confidence - GREY_ALONE_SHORT_BY)
-            card = None if k in doubted else Card.from_index(cards[k])
+            card = None if k in doubted else Card.from_index(cards[k] - cards[k] % 4 + vouched.get(k, cards[k] % 4))
             reads.append(IndexRead(card if c >= self.min_confidence else None, c, hy.rank_xy, hy.suit_xy, hy.size, card, suit))
         return reads
 

@@ -860,6 +860,27 @@ def test_DEAL_DECK_a_number_card_whose_index_suit_is_unsure_is_named_when_its_pi
             assert [(f.card, f.face_up) for f in Detector().detect(frame)] == [(None, True)], grey
 
 
+def test_DEAL_DECK_a_number_card_whose_index_reads_the_other_suit_of_its_colour_is_named_by_its_pips(monkeypatch):
+    # The index's club is printed as a spade, a little of the club left in it: it reads as a
+    # spade, unsure. Its pips, printed larger, read surely as clubs: they outvote the spade, and
+    # they vouch for the other suit of its colour, so the card is named as its pips show. A real
+    # 8 of clubs (WIN_20240627_12_05_26) read 8s at one corner was left unnamed so.
+    from dealer_pi.vision import pips
+
+    for card, index, rival in (("7c", "7s", "7c"), ("8h", "8d", "8h")):
+        for grey in (False, True):
+            frame = _unsure_suit(card, index, rival, 0.4, grey)
+            assert [f.card for f in Detector().detect(frame)] == [Card.parse(card)], (card, grey)
+            with monkeypatch.context() as m:
+                # Pips that vouch only for the suit the index reads: outvoted, it is left unnamed.
+                m.setattr(pips, "SAME_COLOUR", (0, 1, 2, 3))
+                assert [(f.card, f.face_up) for f in Detector().detect(frame)] == [(None, True)], (card, grey)
+    # Pips of a suit of the other colour name no card: in grey, a 9 of diamonds whose index is
+    # printed as a spade is left unnamed, not named a club or a diamond.
+    found = Detector().detect(_unsure_suit("9d", "9s", "9d", 0.4, True))
+    assert [(f.card, f.face_up) for f in found] == [(None, True)], [(f.card, f.confidence) for f in found]
+
+
 def test_DEAL_DECK_pips_do_not_vouch_for_a_rank_that_prints_fewer_of_them():
     # A 9 of clubs whose corners read "4" with an unsure club: its nine club pips are not a 4's.
     for grey in (False, True):

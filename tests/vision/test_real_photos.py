@@ -135,7 +135,7 @@ def test_DEAL_DECK_a_real_card_whose_two_corners_read_two_ranks_is_left_unnamed(
     assert t.found == 5, t.line("IMG_7839")  # 4s, 5c, Qs, Jd, Jc of the six
 
 
-def _named_right(photo_root, base, monkeypatch, when: str, **pip_settings: int) -> set[str]:
+def _named_right(photo_root, base, monkeypatch, when: str, **pip_settings: object) -> set[str]:
     """The cards named on the table shot taken at ``when``, with ``pips``' settings as given; every
     name must be a card the photo shows, where it shows it."""
     from dealer_pi.vision import pips
@@ -166,6 +166,15 @@ def test_DEAL_DECK_number_cards_whose_pips_vouch_for_their_suit_are_named_on_rea
         assert card in _named_right(photo_root, base, monkeypatch, when), when
         # no vouching: the same card is left unnamed
         assert card not in _named_right(photo_root, base, monkeypatch, when, VOUCHERS=99), when
+
+
+def test_DEAL_DECK_a_real_8_of_clubs_whose_corner_reads_a_spade_is_named_by_its_club_pips(photo_root, base, monkeypatch):
+    # WIN_20240627_12_05_26: an 8 of clubs whose upper corner reads 8s at 0.95, unsure of its suit,
+    # and whose lower corner reads 8c at 0.73. Its club pips outvoted the spade, and the card was
+    # left unnamed; they vouch for the clubs, so it is named, and so is nothing the photo does not show.
+    assert "8c" in _named_right(photo_root, base, monkeypatch, "12_05_26")
+    # Pips that vouch only for the suit the index reads: outvoted, it is left unnamed, as before.
+    assert "8c" not in _named_right(photo_root, base, monkeypatch, "12_05_26", SAME_COLOUR=(0, 1, 2, 3))
 
 
 def test_DEAL_DECK_a_court_whose_picture_vouches_for_its_suit_is_named_on_a_real_table_shot(photo_root, base, monkeypatch):
