@@ -1029,7 +1029,7 @@ class Detector:
         closer_looks: int = LOOKS_PER_FRAME,
         still_looks: int = 0,
         shadows: bool = True,
-        light_within: Callable[[np.ndarray], np.ndarray | None] | None = None,
+        still_areas: Callable[[np.ndarray], tuple[np.ndarray | None, np.ndarray | None]] | None = None,
     ) -> None:
         """``follow_scale``: for a camera stream, look for print of the glyph size last read (much faster),
         and take no print of the felt's own colour for ink (:func:`.glyphs.ink_mask`). A still's
@@ -1048,9 +1048,10 @@ class Detector:
         measure what that costs. ``still_looks``: the same for a still (not ``follow_scale``), at
         the middle size of the indices it names: how many of its cards it reads again (0: none).
         ``shadows``: in a camera stream, lift a shadow on the table before reading the frame
-        (:mod:`.shadow`); False only to measure what that costs. ``light_within``: where a picture's
-        light print is read (255 there; None: wherever the region reaches), for a still whose floor
-        is no place for cards (:func:`.surface.reading_area`; see :meth:`_light_area`)."""
+        (:mod:`.shadow`); False only to measure what that costs. ``still_areas``: for a still whose
+        floor is no place for cards, where its light print is read (255 there; None: wherever the
+        region reaches) and where its dark print is not (None: nowhere left out), from the
+        picture (:func:`.surface.still_areas`; see :meth:`_areas`)."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -1084,7 +1085,7 @@ class Detector:
         # A camera stream's unnamed face-up cards, and its doubted names, are read again at double size.
         self.closer = CloserLook(closer_looks) if follow_scale and closer_looks > 0 else None
         self.shadows = follow_scale and shadows
-        self.light_within = light_within
+        self.still_areas = still_areas
         # The last frame's table colour where its ink is the cloth's weave, not print: coloured cloth
         # found in the frame (see is_coloured_cloth); else None.
         self.last_weave: np.ndarray | None = None
@@ -1210,9 +1211,11 @@ class Detector:
         where = cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None
         whole = region if backs_within is None or region is None else region | backs_within
         self.looked_again = again = self._read_again(where, backs_within, changed)
+        light, pale = self._areas(bgr, where)
         reads = self.recogniser.read(bgr, where if again is None or where is None else cv2.bitwise_and(where, again), self.glyph_px,
                                      quartered=quartered, felt=self.last_weave if self.follow_scale else None,
-                                     not_dark_print=band, light_within=self._light_area(bgr, where))
+                                     not_dark_print=pale if band is None else band if pale is None else band | pale,
+                                     light_within=light)
         if again is not None:
             reads += kept(self._reads, again)
         self._reads, self._reads_as = reads, self._reading_as(bgr)
@@ -1230,14 +1233,15 @@ class Detector:
             return cards, []
         return self.unread_parts(bgr, whole, cards, reads, felt, only=again)
 
-    def _light_area(self, bgr: np.ndarray, where: np.ndarray | None) -> np.ndarray | None:
-        """Where light print is read (None: wherever ``where`` reaches): for a still, only round
-        its table (``light_within``). A patterned carpet round the table breaks into glyph-sized
-        blobs by the thousand, and read in light print at double size they took seconds; no card
-        there counts. Dark print is still read there: the faces named on the floor tell what the
-        deck's card stock looks like in the picture, and its cards read there too counted face-up
-        cards on the table worse (models/REPORT.md)."""
-        return self.light_within(bgr) if self.light_within is not None and where is not None else None
+    def _areas(self, bgr: np.ndarray, where: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Where light print is read (None: wherever ``where`` reaches) and where dark print is
+        not (None: nowhere left out): for a still, light print only round its table, and dark print
+        nowhere on a pale floor (``still_areas``). A patterned carpet round the table breaks into
+        glyph-sized blobs by the thousand, and read in light print at double size they took
+        seconds; no card there counts. Dark print is read on the rest of the floor: the faces
+        named there tell what the deck's card stock looks like in the picture, and its cards read
+        there too counted face-up cards on the table worse (models/REPORT.md)."""
+        return self.still_areas(bgr) if self.still_areas is not None and where is not None else (None, None)
 
     def _reading_as(self, bgr: np.ndarray) -> tuple[tuple[int, int], float, bool]:
         """What a frame's reads depend on beside its pixels: its size, the glyph size followed,

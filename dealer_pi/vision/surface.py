@@ -21,7 +21,8 @@ from .calibration import Calibration
 from .closer import STILL_LOOKS
 from .colour import hsv_colour
 from .detect import FELT_NEAR, STOCK_VALUE, CardFound, Detector, felt_distance, middle, middle_colour, not_felt
-from .recogniser import Enrolment, IndexModel, Recogniser, still_recogniser
+from .glyphs import frame_brightness, is_paper, quarter
+from .recogniser import SMALL_PICTURE_PX, Enrolment, IndexModel, Recogniser, still_recogniser
 from .regions import RegionClassifier
 
 # The table is the picture's subject: its colour is the one in the middle of the picture, and it
@@ -32,6 +33,13 @@ FLOOR_CARDS = 2.5  # what reaches the picture's edge and is bigger than this man
 TABLE_CARDS = 4.0  # a table is bigger than this many cards
 CARD_ASPECT = 63 / 88
 GUESSED_CARD = 0.12  # a card's length, where no card has been found yet, as a share of the picture's shorter side
+# Floor round a still's table of card stock's colour (a light carpet), reaching all four edges of the
+# picture in a stretch bigger than this share of it, is no card. A card's size is no measure here: it
+# is only guessed before any card is read, and in crops of held-out stills a seat's pair against the
+# rail, or cards in a row cut by the picture's edges, are larger than the guess, a fifth of the
+# picture and nine tenths of its height, and off the table's mask.
+PALE_FLOOR_SHARE = 0.1
+WEAVE_CLOSE = 5  # quarter-size pixels: a carpet's dark knots inside its pale stretch are of it
 MARGIN_MM = 40.0  # a card at the rail may overhang the markers' line a little
 
 
@@ -84,16 +92,60 @@ def table_mask(bgr: np.ndarray, card_px: float = 0.0, cards_bgr: np.ndarray | No
 
 
 def reading_area(bgr: np.ndarray) -> np.ndarray | None:
-    """Where a still's light print is read (:meth:`.detect.Detector._light_area`): its table
+    """Where a still's light print is read (:func:`still_areas`, but a pale floor): its table
     (:func:`table_mask`, before any card is found, so with a card's length guessed from the
     picture's size) and half a card's length round it, where the index of a card whose middle
     lies on the table may reach (:func:`still_cards` keeps a card by its middle); None where no
     table stands out (a close-up: read all of it)."""
     table = table_mask(bgr)
-    if table is None:
-        return None
-    reach = 2 * round(GUESSED_CARD * min(bgr.shape[:2]) / 2) + 1
+    return None if table is None else _round_table(table)
+
+
+def _round_table(table: np.ndarray) -> np.ndarray:
+    """The table (:func:`table_mask`) and half a guessed card's length round it."""
+    reach = 2 * round(GUESSED_CARD * min(table.shape[:2]) / 2) + 1
     return cv2.dilate(table, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+
+
+def still_areas(bgr: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Where a still's light print is read (its :func:`reading_area` but a pale floor), and where
+    its dark print is not (:func:`pale_floor`); each None where it leaves nothing out."""
+    table = table_mask(bgr)
+    if table is None:
+        return None, None
+    reading, pale = _round_table(table), pale_floor(bgr, table)
+    # Neither print lies on the carpet: a black card's gold print lies on its black, no carpet's.
+    return (reading if pale is None else cv2.bitwise_and(reading, cv2.bitwise_not(pale))), pale
+
+
+def pale_floor(bgr: np.ndarray, table: np.ndarray) -> np.ndarray | None:
+    """255 on a stretch of card stock's colour that reaches all four edges of the picture, covers
+    more than :data:`PALE_FLOOR_SHARE` of it and lies mostly off a still's ``table``
+    (:func:`table_mask`), in a picture larger than a small still (:data:`.recogniser.SMALL_PICTURE_PX`):
+    a light carpet round it, whose woven knots are glyph-sized blobs by the thousand, read as
+    dark print at the picture's size and at double size (its pale colour passes for card stock,
+    where an enlarged picture's dark print is read); None where there is none. All of the
+    stretch: the table's mask takes in the floor between its rail and the picture's edge where
+    that is narrow. A small picture shows no table's floor whose cards it could read: a white
+    desk round a close-up's card is of the card's own colour, and the card would go with it."""
+    if bgr.ndim != 3 or max(bgr.shape[:2]) <= SMALL_PICTURE_PX:
+        return None
+    h, w = bgr.shape[:2]
+    small = quarter(bgr)
+    sh, sw = small.shape[:2]
+    pale = is_paper(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), frame_brightness(small)).astype(np.uint8)
+    # The weave's dark knots are the blobs read as print: they lie in the pale stretch, not out of it.
+    paper = cv2.morphologyEx(pale, cv2.MORPH_CLOSE, np.ones((WEAVE_CLOSE, WEAVE_CLOSE), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)
+    off = np.bincount(labels[cv2.resize(table, (sw, sh), interpolation=cv2.INTER_NEAREST) == 0], minlength=n)
+    x, y, bw, bh, area = (stats[:, k] for k in range(5))
+    round_the_picture = (x == 0) & (y == 0) & (x + bw == sw) & (y + bh == sh)
+    big = round_the_picture & (area > PALE_FLOOR_SHARE * sh * sw) & (2 * off > area)
+    big[0] = False
+    if not big.any():
+        return None
+    floor: np.ndarray = cv2.resize((big[labels] * 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
+    return floor
 
 
 def cards_colour(bgr: np.ndarray, cards: Sequence[CardFound]) -> np.ndarray | None:
@@ -189,4 +241,4 @@ def still_detector(enrolment: Enrolment | None = None, min_confidence: float = 0
 def still_detector_with(recogniser: Recogniser, regions: RegionClassifier | None = None) -> Detector:
     """A still's detector (see :func:`still_detector`) around a reader already made."""
     return Detector(recogniser, table_in_middle=True, regions=regions, find_patterned_backs=True, still_looks=STILL_LOOKS,
-                    light_within=reading_area)
+                    still_areas=still_areas)

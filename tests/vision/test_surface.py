@@ -18,7 +18,7 @@ from dealer_pi.vision.detect import FELT_NEAR, CardFound, Detector, middle_colou
 from dealer_pi.vision.recogniser import still_recogniser
 from dealer_pi.vision.faces import FaceStyle, render_back, render_face
 from dealer_pi.vision.render import Placement, card_homography, compose, felt, woven_carpet
-from dealer_pi.vision.surface import (_colour_distance, cards_colour, close_round, reading_area, still_cards, still_detector, table_mask,
+from dealer_pi.vision.surface import (_colour_distance, cards_colour, close_round, pale_floor, reading_area, still_cards, still_detector, table_mask,
                                       within_markers)
 
 
@@ -348,11 +348,10 @@ def test_a_still_is_read_on_its_table_and_half_a_card_round_it_not_on_the_floor_
     assert reading_area(felt(800, 600, np.random.default_rng(1))) is None  # all table: read it all
 
 
-def test_DEAL_DECK_a_still_on_a_woven_carpet_reads_light_print_only_round_its_table(monkeypatch):
-    """A carpet's fine weave breaks into glyph-sized blobs by the thousand. Read in light print
-    (gold or white on black cards) at double size, every knot paired with its neighbours went
-    through the networks, and a still with such a floor took seconds. Only the table and half a
-    card round it are read in light print now; the cards found on the table are the same."""
+def _on_a_carpet(monkeypatch, light: bool, areas) -> tuple[tuple[set[str], int], tuple[set[str], int]]:
+    """A drawn table on a woven carpet, read by a still's detector as shipped and by one whose
+    ``still_areas`` are ``areas``: each time, the cards kept on the table and the glyph pairs
+    proposed in light print (``light``) or dark."""
     import dealer_pi.vision.recogniser as recogniser_module
 
     picture = table_on_a_floor(floor_of=lambda rng, w, h: woven_carpet(w, h, rng))
@@ -364,14 +363,45 @@ def test_DEAL_DECK_a_still_on_a_woven_carpet_reads_light_print_only_round_its_ta
     def read(det: Detector) -> tuple[set[str], int]:
         pairs.clear()
         kept = {str(f.card) for f in still_cards(det.detect(picture), picture, None) if f.card}
-        return kept, sum(n for light, n in pairs if light)
+        return kept, sum(n for was_light, n in pairs if was_light == light)
 
-    on_table, few = read(still_detector())
-    everywhere = still_detector()
-    everywhere.light_within = None
-    as_before, many = read(everywhere)
+    other = still_detector()
+    other.still_areas = areas
+    return read(still_detector()), read(other)
+
+
+def test_DEAL_DECK_a_still_on_a_woven_carpet_reads_light_print_only_round_its_table(monkeypatch):
+    """A carpet's fine weave breaks into glyph-sized blobs by the thousand. Read in light print
+    (gold or white on black cards) at double size, every knot paired with its neighbours went
+    through the networks, and a still with such a floor took seconds. Only the table and half a
+    card round it are read in light print now; the cards found on the table are the same."""
+    (on_table, few), (as_before, many) = _on_a_carpet(monkeypatch, True, lambda bgr: (None, None))
     assert on_table == as_before == set(ON_TABLE), (on_table, as_before)
     assert 2 * few < many, (few, many)
+
+
+def test_DEAL_DECK_a_still_on_a_light_carpet_reads_no_dark_print_on_the_carpet(monkeypatch):
+    """A light carpet is of card stock's colour. Its woven knots were read as dark print by the
+    thousand, at the picture's size and at double size (where dark print is read on card stock,
+    and the carpet passed for it), and a still with such a floor took two seconds. Floor of
+    stock's colour that reaches the picture's edge, a good part of it, is no card: no dark print
+    is read there, and the cards found on the table are the same. A wooden floor is no such
+    stretch: the cards dropped on it are still read (see the tests above)."""
+    (on_table, few), (as_before, many) = _on_a_carpet(monkeypatch, False, lambda bgr: (reading_area(bgr), None))
+    assert on_table == as_before == set(ON_TABLE), (on_table, as_before)
+    assert 2 * few < many, (few, many)
+    picture = table_on_a_floor(floor_of=lambda rng, w, h: woven_carpet(w, h, rng))
+    table = table_mask(picture)
+    assert table is not None
+    pale = pale_floor(picture, table)
+    # The carpet, most of it off the table (the table's mask takes in the narrow floor between its
+    # rail and the picture's edge), and no card lying on the table.
+    assert pale is not None and np.count_nonzero(pale) > 0.2 * pale.size
+    assert 2 * np.count_nonzero(pale & table) < np.count_nonzero(pale)
+    assert not any(pale[y, x] for x, y, _ in (*ON_TABLE.values(), *FACE_DOWN))
+    wood = table_on_a_floor()
+    wood_table = table_mask(wood)
+    assert wood_table is not None and pale_floor(wood, wood_table) is None
 
 
 def test_DEAL_DECK_white_cards_in_warm_light_on_a_light_wood_table_leave_the_card_on_the_floor_out():
