@@ -953,22 +953,23 @@ def test_DEAL_DECK_a_teal_lattices_light_ground_names_no_king_of_hearts_on_a_pai
     assert [n for n, c in named if math.dist(c, (480, 461)) < 40] == ["6h"], named  # the card beside them keeps its name
 
 
-def test_DEAL_DECK_a_green_lattices_light_squares_are_no_light_print_and_name_no_card_on_a_pair_of_backs():
+def test_DEAL_DECK_a_green_lattices_light_squares_are_no_light_print_and_name_no_card_on_a_pair_of_backs(monkeypatch):
     # Real cut-outs on a held-out still (eval_heldout.py --real IMG_ --seed 200 --size 2304x1536,
     # scene 17, cut 1124x900 at (1180, 430)): a seat's pair of dark green lattice backs on green
     # felt, whose yellow-green squares the light-print pass read at double size as a Kh at 0.91,
     # named on the backs (a false exposed card). Light print is gold or white: not greener than red.
-    from dealer_pi.vision.recogniser import GREEN_LIGHT
+    from dealer_pi.vision import recogniser
+
+    def on_the_backs(found: list[CardFound]) -> list[str]:
+        return [str(f.card) for f in found if f.card is not None and math.dist(f.centre, (655, 410)) < 120]
 
     found = read_still("green-lattice-backs-read-as-light-print-still.jpg")
-    named = [(str(f.card), f.centre) for f in found if f.card is not None]
-    assert not [n for n in named if math.dist(n[1], (655, 410)) < 120], named
+    assert on_the_backs(found) == [], on_the_backs(found)
     assert [f for f in found if not f.face_up and math.dist(f.centre, (655, 410)) < 80], [(f.face_up, f.centre) for f in found]
     # The board's real cards beside them keep their names.
-    assert {"5s", "9d", "Kc"} <= {n for n, _ in named}, named
-    squares = cv2.imread(str(SIM_FRAMES / "green-lattice-backs-read-as-light-print-still.jpg"))[430:455, 570:600].reshape(-1, 3)
-    light = squares[squares.max(axis=1) >= np.percentile(squares.max(axis=1), 70)].mean(axis=0)
-    assert (light[1] - light[2]) / 255 > GREEN_LIGHT, light
+    assert {"5s", "9d", "Kc"} <= {str(f.card) for f in found}, [str(f.card) for f in found]
+    monkeypatch.setattr(recogniser, "GREEN_LIGHT", 10.0)  # light print of any colour: the king is back
+    assert on_the_backs(read_still("green-lattice-backs-read-as-light-print-still.jpg")) == ["Kh"]
 
 
 def _fanned(under: str, over: str, step: float) -> np.ndarray:
