@@ -1029,7 +1029,7 @@ class Detector:
         closer_looks: int = LOOKS_PER_FRAME,
         still_looks: int = 0,
         shadows: bool = True,
-        still_areas: Callable[[np.ndarray], tuple[np.ndarray | None, np.ndarray | None]] | None = None,
+        still_areas: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray | None, np.ndarray | None]] | None = None,
     ) -> None:
         """``follow_scale``: for a camera stream, look for print of the glyph size last read (much faster),
         and take no print of the felt's own colour for ink (:func:`.glyphs.ink_mask`). A still's
@@ -1051,7 +1051,7 @@ class Detector:
         (:mod:`.shadow`); False only to measure what that costs. ``still_areas``: for a still whose
         floor is no place for cards, where its light print is read (255 there; None: wherever the
         region reaches) and where its dark print is not (None: nowhere left out), from the
-        picture (:func:`.surface.still_areas`; see :meth:`_areas`)."""
+        picture and its quarter-size copy (:func:`.surface.still_areas`; see :meth:`_areas`)."""
         self.recogniser = recogniser or Recogniser()
         self.felt = None if felt_bgr is None else np.array(felt_bgr, np.float32)
         self.card_height_px = card_height_px
@@ -1211,7 +1211,7 @@ class Detector:
         where = cv2.dilate(region, np.ones((5, 5), np.uint8)) if region is not None else None
         whole = region if backs_within is None or region is None else region | backs_within
         self.looked_again = again = self._read_again(where, backs_within, changed)
-        light, pale = self._areas(bgr, where)
+        light, pale = self._areas(bgr, quartered, where)
         reads = self.recogniser.read(bgr, where if again is None or where is None else cv2.bitwise_and(where, again), self.glyph_px,
                                      quartered=quartered, felt=self.last_weave if self.follow_scale else None,
                                      not_dark_print=pale if band is None else band if pale is None else band | pale,
@@ -1233,7 +1233,7 @@ class Detector:
             return cards, []
         return self.unread_parts(bgr, whole, cards, reads, felt, only=again)
 
-    def _areas(self, bgr: np.ndarray, where: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    def _areas(self, bgr: np.ndarray, quartered: np.ndarray, where: np.ndarray | None) -> tuple[np.ndarray | None, np.ndarray | None]:
         """Where light print is read (None: wherever ``where`` reaches) and where dark print is
         not (None: nowhere left out): for a still, light print only round its table, and dark print
         nowhere on a pale floor (``still_areas``). A patterned carpet round the table breaks into
@@ -1241,7 +1241,7 @@ class Detector:
         seconds; no card there counts. Dark print is read on the rest of the floor: the faces
         named there tell what the deck's card stock looks like in the picture, and its cards read
         there too counted face-up cards on the table worse (models/REPORT.md)."""
-        return self.still_areas(bgr) if self.still_areas is not None and where is not None else (None, None)
+        return self.still_areas(bgr, quartered) if self.still_areas is not None and where is not None else (None, None)
 
     def _reading_as(self, bgr: np.ndarray) -> tuple[tuple[int, int], float, bool]:
         """What a frame's reads depend on beside its pixels: its size, the glyph size followed,

@@ -776,6 +776,12 @@ def quarter(bgr: np.ndarray) -> np.ndarray:
     return cv2.resize(bgr, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
 
 
+def stock_coloured(bgr: np.ndarray) -> np.ndarray:
+    """Which pixels of a colour picture (a quarter-size copy, most often) are of white card stock's
+    colour for the picture's own light (:func:`is_paper`, :func:`frame_brightness`)."""
+    return is_paper(cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV), frame_brightness(bgr))
+
+
 def near_card_stock(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray | None:
     """255 on and round white card stock, at the picture's size: where dark print can be a corner
     index. Worked out at quarter size (``quartered``, :func:`quarter` of ``bgr``, if already made).
@@ -783,8 +789,7 @@ def near_card_stock(bgr: np.ndarray, quartered: np.ndarray | None = None) -> np.
     if bgr.ndim != 3:
         return None
     h, w = bgr.shape[:2]
-    small = quarter(bgr) if quartered is None else quartered
-    stock = is_paper(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), frame_brightness(small)).astype(np.uint8) * 255
+    stock = stock_coloured(quarter(bgr) if quartered is None else quartered).astype(np.uint8) * 255
     stock = cv2.morphologyEx(stock, cv2.MORPH_OPEN, np.ones((STOCK_OPEN, STOCK_OPEN), np.uint8))
     if not stock.any():
         return None

@@ -21,7 +21,7 @@ from .calibration import Calibration
 from .closer import STILL_LOOKS
 from .colour import hsv_colour
 from .detect import FELT_NEAR, STOCK_VALUE, CardFound, Detector, felt_distance, middle, middle_colour, not_felt
-from .glyphs import frame_brightness, is_paper, quarter
+from .glyphs import quarter, stock_coloured
 from .recogniser import SMALL_PICTURE_PX, Enrolment, IndexModel, Recogniser, still_recogniser
 from .regions import RegionClassifier
 
@@ -107,18 +107,19 @@ def _round_table(table: np.ndarray) -> np.ndarray:
     return cv2.dilate(table, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
 
 
-def still_areas(bgr: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+def still_areas(bgr: np.ndarray, quartered: np.ndarray | None = None) -> tuple[np.ndarray | None, np.ndarray | None]:
     """Where a still's light print is read (its :func:`reading_area` but a pale floor), and where
-    its dark print is not (:func:`pale_floor`); each None where it leaves nothing out."""
+    its dark print is not (:func:`pale_floor`); each None where it leaves nothing out.
+    ``quartered``: :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
     table = table_mask(bgr)
     if table is None:
         return None, None
-    reading, pale = _round_table(table), pale_floor(bgr, table)
+    reading, pale = _round_table(table), pale_floor(bgr, table, quartered)
     # Neither print lies on the carpet: a black card's gold print lies on its black, no carpet's.
     return (reading if pale is None else cv2.bitwise_and(reading, cv2.bitwise_not(pale))), pale
 
 
-def pale_floor(bgr: np.ndarray, table: np.ndarray) -> np.ndarray | None:
+def pale_floor(bgr: np.ndarray, table: np.ndarray, quartered: np.ndarray | None = None) -> np.ndarray | None:
     """255 on a stretch of card stock's colour that reaches all four edges of the picture, covers
     more than :data:`PALE_FLOOR_SHARE` of it and lies mostly off a still's ``table``
     (:func:`table_mask`), in a picture larger than a small still (:data:`.recogniser.SMALL_PICTURE_PX`):
@@ -127,13 +128,14 @@ def pale_floor(bgr: np.ndarray, table: np.ndarray) -> np.ndarray | None:
     where an enlarged picture's dark print is read); None where there is none. All of the
     stretch: the table's mask takes in the floor between its rail and the picture's edge where
     that is narrow. A small picture shows no table's floor whose cards it could read: a white
-    desk round a close-up's card is of the card's own colour, and the card would go with it."""
+    desk round a close-up's card is of the card's own colour, and the card would go with it.
+    ``quartered``: :func:`.glyphs.quarter` of ``bgr``, where the caller has it already."""
     if bgr.ndim != 3 or max(bgr.shape[:2]) <= SMALL_PICTURE_PX:
         return None
     h, w = bgr.shape[:2]
-    small = quarter(bgr)
+    small = quarter(bgr) if quartered is None else quartered
     sh, sw = small.shape[:2]
-    pale = is_paper(cv2.cvtColor(small, cv2.COLOR_BGR2HSV), frame_brightness(small)).astype(np.uint8)
+    pale = stock_coloured(small).astype(np.uint8)
     # The weave's dark knots are the blobs read as print: they lie in the pale stretch, not out of it.
     paper = cv2.morphologyEx(pale, cv2.MORPH_CLOSE, np.ones((WEAVE_CLOSE, WEAVE_CLOSE), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(paper, connectivity=8)

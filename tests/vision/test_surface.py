@@ -375,7 +375,7 @@ def test_DEAL_DECK_a_still_on_a_woven_carpet_reads_light_print_only_round_its_ta
     (gold or white on black cards) at double size, every knot paired with its neighbours went
     through the networks, and a still with such a floor took seconds. Only the table and half a
     card round it are read in light print now; the cards found on the table are the same."""
-    (on_table, few), (as_before, many) = _on_a_carpet(monkeypatch, True, lambda bgr: (None, None))
+    (on_table, few), (as_before, many) = _on_a_carpet(monkeypatch, True, lambda bgr, quartered: (None, None))
     assert on_table == as_before == set(ON_TABLE), (on_table, as_before)
     assert 2 * few < many, (few, many)
 
@@ -387,7 +387,7 @@ def test_DEAL_DECK_a_still_on_a_light_carpet_reads_no_dark_print_on_the_carpet(m
     stock's colour that reaches the picture's edge, a good part of it, is no card: no dark print
     is read there, and the cards found on the table are the same. A wooden floor is no such
     stretch: the cards dropped on it are still read (see the tests above)."""
-    (on_table, few), (as_before, many) = _on_a_carpet(monkeypatch, False, lambda bgr: (reading_area(bgr), None))
+    (on_table, few), (as_before, many) = _on_a_carpet(monkeypatch, False, lambda bgr, quartered: (reading_area(bgr), None))
     assert on_table == as_before == set(ON_TABLE), (on_table, as_before)
     assert 2 * few < many, (few, many)
     picture = table_on_a_floor(floor_of=lambda rng, w, h: woven_carpet(w, h, rng))
